@@ -1,0 +1,26 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# scripts/checkpatch.pl --strict over the core patch series and the module
+# sources. Exits non-zero on any error, warning or check.
+#
+# Usage: scripts/checkpatch.sh    (KSRC=/path: kernel tree with checkpatch;
+#                                  default: the cached test kernel's source)
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+ksrc=${KSRC:-$("$top/scripts/kernel.sh" test)/src}
+# spdxcheck.py wants Debian's python3 (python3-ply), not a user one.
+export PATH=/usr/bin:$PATH
+
+cp=("$ksrc/scripts/checkpatch.pl" --strict --quiet --no-summary --color=never)
+rc=0
+for p in "$top"/patches/6.12/*.patch; do
+	(cd "$ksrc" && "${cp[@]}" "$p") || rc=1
+done
+# Module files are not in the kernel tree: no MAINTAINERS lookups for them.
+for f in "$top"/module/*.[ch] "$top"/Kbuild; do
+	(cd "$ksrc" && "${cp[@]}" --no-tree -f "$f" --ignore FILE_PATH_CHANGES) || rc=1
+done
+[ $rc = 0 ] && echo "checkpatch: clean"
+exit $rc

@@ -1,0 +1,23 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# sliceext's main demo (README: "make demo"): install what is missing,
+# build the patched kernel (cached) and the module, boot the kernel under
+# QEMU, load the module, show its debugfs tree and record its trace events.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+"$top/scripts/deps.sh" all
+kdir=$("$top/scripts/kernel.sh" test)
+. "$kdir/env"
+
+work=$(mktemp -d /tmp/sliceext-demo.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+cp -r "$top/Kbuild" "$top/module" "$work/"
+[ -d "$top/uapi" ] && cp -r "$top/uapi" "$work/"
+echo "demo: building sliceext.ko for $KVER"
+make -s -C "$KBUILD" M="$work" modules
+
+echo "demo: booting $KVER under QEMU (TCG)"
+"$top/scripts/vm.sh" --timeout 600 "$kdir" -- \
+	"$top/scripts/demo-guest.sh" "$work/sliceext.ko"

@@ -1,0 +1,91 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install the Debian packages sliceext's build, demo and tests need.
+# Debian 12 needs bookworm-backports for linux-source-6.12 and a QEMU
+# that runs multi-threaded TCG guests; the suite is added from the mirror
+# already configured in the system's apt sources, never a hard-coded host.
+#
+# Usage: scripts/deps.sh [build|test|all]   (default: all)
+set -euo pipefail
+
+what=${1:-all}
+
+build_pkgs="build-essential flex bison bc libelf-dev libssl-dev cpio
+	    xz-utils ccache dwarves kmod python3 rsync dkms sparse git"
+test_pkgs="qemu-system-x86 udev busybox-static trace-cmd rt-tests
+	   stress-ng procps util-linux"
+src_pkg=linux-source-6.12
+
+case $what in
+build) pkgs="$build_pkgs $src_pkg" ;;
+test|all) pkgs="$build_pkgs $test_pkgs $src_pkg" ;;
+*) echo "usage: $0 [build|test|all]" >&2; exit 2 ;;
+esac
+
+. /etc/os-release
+codename=${VERSION_CODENAME:-}
+
+# Packages that are missing (dpkg-query prints nothing useful for them).
+missing() {
+	local p
+	for p in $pkgs; do
+		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
+			grep -q '^install ok installed' || echo "$p"
+	done
+}
+
+# QEMU must come from backports on bookworm: 7.2 oopses SMP TCG guests.
+qemu_ok() {
+	local v
+	v=$(dpkg-query -W -f='${Version}' qemu-system-x86 2>/dev/null) || return 1
+	dpkg --compare-versions "$v" ge 1:8.0
+}
+
+need=$(missing | xargs)
+if [ -z "$need" ] && { [ "$what" = build ] || qemu_ok; }; then
+	exit 0
+fi
+
+if [ "$(id -u)" != 0 ]; then
+	echo "sliceext: missing packages: $need" >&2
+	echo "sliceext: run as root: apt-get install -t ${codename}-backports $need" >&2
+	exit 1
+fi
+
+# The first URI of the system's configured Debian archive.
+debian_uri() {
+	local f
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -e "$f" ] || continue
+		awk '/^URIs:/ { for (i = 2; i <= NF; i++) print $i }' "$f"
+	done
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+		[ -e "$f" ] || continue
+		awk '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i ~ /:\/\//) { print $i; break } }' "$f"
+	done
+}
+
+backports=
+if [ "$codename" = bookworm ]; then
+	backports=bookworm-backports
+	if ! grep -rqs "bookworm-backports" /etc/apt/sources.list /etc/apt/sources.list.d/; then
+		uri=$(debian_uri | grep -E '/debian/?$' | grep -v security | head -n1)
+		if [ -z "$uri" ]; then
+			echo "sliceext: no Debian archive found in apt sources" >&2
+			exit 1
+		fi
+		printf 'Types: deb\nURIs: %s\nSuites: bookworm-backports\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+			"$uri" > /etc/apt/sources.list.d/sliceext-backports.sources
+	fi
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+apt_install() {
+	apt-get install -y -qq -o Acquire::Retries=3 --no-install-recommends "$@"
+}
+apt-get update -qq -o Acquire::Retries=3
+apt_install $pkgs
+if [ -n "$backports" ] && [ "$what" != build ] && ! qemu_ok; then
+	apt_install -t "$backports" qemu-system-x86
+fi

@@ -1,0 +1,122 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build the patched 6.12 kernel that sliceext's tests boot, into a cache
+# outside the repository keyed by source version, config and patch
+# series. A second call with nothing changed does no work.
+#
+# Usage: scripts/kernel.sh [test|release]
+#   test     lockdep, DEBUG_ATOMIC_SLEEP and friends (default)
+#   release  the same kernel without the debug options, for benchmarks
+#
+# Environment:
+#   KSRC=/path       unpatched 6.12 tree to start from (default: Debian's
+#                    /usr/src/linux-source-6.12.tar.xz)
+#   SLICEEXT_CACHE   cache directory (default: ~/.cache/sliceext)
+#
+# Prints the kernel's directory in the cache; its file "env" holds KVER,
+# BZIMAGE, KBUILD (the tree to build modules against) and MODROOT.
+set -euo pipefail
+
+flavour=${1:-test}
+top=$(cd "$(dirname "$0")/.." && pwd)
+cache=${SLICEEXT_CACHE:-$HOME/.cache/sliceext}
+tarball=/usr/src/linux-source-6.12.tar.xz
+
+log() { echo "kernel.sh: $*" >&2; }
+
+case $flavour in
+test) fragments="$top/scripts/kconfig/guest.config $top/scripts/kconfig/debug.config" ;;
+release) fragments="$top/scripts/kconfig/guest.config" ;;
+*) echo "usage: $0 [test|release]" >&2; exit 2 ;;
+esac
+patches=$(ls "$top"/patches/6.12/*.patch)
+
+if [ -n "${KSRC:-}" ]; then
+	[ -f "$KSRC/Makefile" ] || { log "KSRC=$KSRC is not a kernel tree"; exit 1; }
+	src_id="tree:$(make -s -C "$KSRC" kernelversion 2>/dev/null)"
+	src_id="$src_id:$(cd "$KSRC" && find . -path ./.git -prune -o -type f \
+		-newer Makefile -print 2>/dev/null | wc -l)"
+else
+	"$top/scripts/deps.sh" build >&2
+	src_id="deb:$(dpkg-query -W -f='${Version}' linux-source-6.12)"
+fi
+
+# The key covers everything that changes the built kernel, and this
+# script's own steps.
+key=$( { echo "$src_id"; cat $fragments $patches "$0"; } |
+	sha256sum | cut -c1-16)
+dir=$cache/kernels/6.12-$flavour-$key
+mkdir -p "$cache/kernels"
+
+exec 9>"$dir.lock"
+flock 9
+
+if [ -f "$dir/env" ]; then
+	log "up to date: $dir"
+	echo "$dir"
+	exit 0
+fi
+
+rm -rf "$dir"
+mkdir -p "$dir"
+log "building $flavour kernel in $dir"
+
+# A private copy of the source, so that the caller's tree stays clean and
+# every cached kernel keeps the exact source it was built from.
+if [ -n "${KSRC:-}" ]; then
+	rsync -a --exclude=.git "$KSRC/" "$dir/src/"
+else
+	mkdir -p "$dir/src"
+	tar -xf "$tarball" -C "$dir/src" --strip-components=1
+fi
+for p in $patches; do
+	patch -d "$dir/src" -p1 -s --forward < "$p"
+done
+
+export CCACHE_DIR=$cache/ccache
+# Every kernel lives at kernels/<name>/{src,build}: with this base the
+# compiler sees the same relative paths, so ccache hits across kernels.
+export CCACHE_BASEDIR=$cache/kernels
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+export CCACHE_NOHASHDIR=1
+mk() { make -s -C "$dir/src" O="$dir/build" CC="ccache gcc" "$@"; }
+
+mk allnoconfig >/dev/null
+"$dir/src/scripts/kconfig/merge_config.sh" -m -O "$dir/build" \
+	"$dir/build/.config" $fragments >/dev/null
+mk olddefconfig >/dev/null
+
+# merge_config.sh only warns when a symbol does not stick; a kernel
+# without a requested option would fail much later and less clearly.
+bad=0
+for f in $fragments; do
+	while IFS= read -r line; do
+		case $line in
+		CONFIG_*=n)
+			# Off, or not even visible: both are fine.
+			! grep -q "^${line%=n}=" "$dir/build/.config" && continue ;;
+		CONFIG_*)
+			grep -qxF -- "$line" "$dir/build/.config" && continue ;;
+		*) continue ;;
+		esac
+		log "option did not stick: $line ($(basename "$f"))"
+		bad=1
+	done < "$f"
+done
+[ $bad = 0 ] || exit 1
+
+mk -j"$(nproc)" bzImage modules
+mk INSTALL_MOD_PATH="$dir/modroot" modules_install >/dev/null
+kver=$(mk kernelrelease)
+ln -sfn "$dir/build" "$dir/modroot/lib/modules/$kver/build"
+
+cat > "$dir/env.tmp" <<EOT
+KVER=$kver
+BZIMAGE=$dir/build/arch/x86/boot/bzImage
+KBUILD=$dir/build
+MODROOT=$dir/modroot
+EOT
+mv "$dir/env.tmp" "$dir/env"
+log "built $kver"
+echo "$dir"

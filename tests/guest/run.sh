@@ -1,0 +1,20 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run inside the test VM: every tests/guest/NN-*.sh in order (or the ones
+# named), each introduced by a "# name" line. TAP lines pass through.
+cd "$(dirname "$0")" || exit 1
+
+tests=("$@")
+[ ${#tests[@]} -gt 0 ] || tests=([0-9][0-9]-*.sh)
+
+rc=0
+for t in "${tests[@]}"; do
+	echo "# guest/$t"
+	if ! timeout 600 "./$t"; then
+		rc=1
+	fi
+	# A test that died must not leave the module loaded for the next one.
+	modprobe -r sliceext 2>/dev/null
+done
+exit $rc
