@@ -11,7 +11,10 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 kdir=$("$top/scripts/kernel.sh" test)
 . "$kdir/env"
 
-work=$(mktemp -d /tmp/sliceext-demo.XXXXXX)
+# Not under /tmp: the guest mounts its own tmpfs there.
+cache=${SLICEEXT_CACHE:-${HOME:-/root}/.cache/sliceext}
+mkdir -p "$cache/runs"
+work=$(mktemp -d "$cache/runs/demo.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cp -r "$top/Kbuild" "$top/module" "$work/"
 [ -d "$top/uapi" ] && cp -r "$top/uapi" "$work/"

@@ -20,7 +20,7 @@ set -euo pipefail
 
 flavour=${1:-test}
 top=$(cd "$(dirname "$0")/.." && pwd)
-cache=${SLICEEXT_CACHE:-$HOME/.cache/sliceext}
+cache=${SLICEEXT_CACHE:-${HOME:-/root}/.cache/sliceext}
 tarball=/usr/src/linux-source-6.12.tar.xz
 
 log() { echo "kernel.sh: $*" >&2; }

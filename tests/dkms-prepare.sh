@@ -14,7 +14,7 @@ work=$1 kver=$2 kbuild=$3
 opts="--dkmstree $work/dkms --sourcetree $work/src"
 
 mkdir -p "$work/dkms" "$work/src"
-ver=$(. "$top/dkms.conf" && echo "$PACKAGE_VERSION")
+ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$top/dkms.conf")
 
 # What "dkms add" copies: the module's sources and build files only.
 stage=$work/stage/sliceext-$ver

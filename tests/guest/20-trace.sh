@@ -22,7 +22,7 @@ dat=/tmp/sliceext-trace.dat
 check "trace-cmd record -e sliceext" \
 	trace-cmd record -q -e sliceext -o $dat sleep 1
 # The recording carries the format of each event it enabled.
-formats=$(trace-cmd report -i $dat --events 2>&1)
+formats=$(trace-cmd dump --events -i $dat 2>&1)
 for e in $events; do
 	check "recording has the $e format" grep -q "name: $e\$" <<<"$formats"
 done

@@ -1,12 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Run inside the test VM: every tests/guest/NN-*.sh in order (or the ones
-# named), each introduced by a "# name" line. TAP lines pass through.
+# Run inside the test VM: every tests/guest/NN-*.sh in order (or
+# 00-dkms.sh and the ones named), each introduced by a "# name" line.
+# TAP lines pass through.
 cd "$(dirname "$0")" || exit 1
 
 tests=("$@")
 [ ${#tests[@]} -gt 0 ] || tests=([0-9][0-9]-*.sh)
+# Every other test loads the module that 00-dkms.sh installs.
+[ "${tests[0]}" = 00-dkms.sh ] || tests=(00-dkms.sh "${tests[@]}")
 
 rc=0
 for t in "${tests[@]}"; do
