@@ -42,9 +42,10 @@ else
 	src_id="deb:$(dpkg-query -W -f='${Version}' linux-source-6.12)"
 fi
 
-# The key covers everything that changes the built kernel, and this
-# script's own steps.
-key=$( { echo "$src_id"; cat $fragments $patches "$0"; } |
+# The key covers everything that changes the built kernel. Bump recipe
+# when the build steps below change what ends up in the cache.
+recipe=1
+key=$( { echo "$src_id recipe=$recipe"; cat $fragments $patches; } |
 	sha256sum | cut -c1-16)
 dir=$cache/kernels/6.12-$flavour-$key
 mkdir -p "$cache/kernels"
