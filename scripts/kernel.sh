@@ -120,4 +120,10 @@ MODROOT=$dir/modroot
 EOT
 mv "$dir/env.tmp" "$dir/env"
 log "built $kver"
+
+# Keep the two newest kernels of this flavour; each takes about 2 GiB.
+ls -dt "$cache/kernels/6.12-$flavour-"*/ | tail -n +3 | while read -r old; do
+	log "pruning ${old%/}"
+	rm -rf "${old%/}" "${old%/}.lock"
+done
 echo "$dir"
