@@ -14,8 +14,16 @@
 #include "sliceext.h"
 
 static const struct sliceext_ops sliceext_module_ops = {
-	.abi_version	= SLICEEXT_MODULE_ABI,
-	.name		= KBUILD_MODNAME,
+	.abi_version		= SLICEEXT_MODULE_ABI,
+	.name			= KBUILD_MODNAME,
+
+	.rseq_register		= sliceext_ext_rseq_register,
+	.rseq_prctl		= sliceext_ext_prctl,
+	.rseq_slice_yield	= sliceext_ext_slice_yield,
+	.rseq_notify_resume	= sliceext_ext_notify_resume,
+	.irq_exit_to_user	= sliceext_ext_irq_exit_to_user,
+	.syscall_enter		= sliceext_ext_syscall_enter,
+	.sched_out		= sliceext_ext_sched_out,
 };
 
 static int __init sliceext_init(void)
@@ -38,21 +46,31 @@ static int __init sliceext_init(void)
 	if (ret)
 		return ret;
 
+	ret = sliceext_ext_init(sliceext_debugfs_root);
+	if (ret)
+		goto err_debugfs;
+
 	ret = sliceext_register_ops(&sliceext_module_ops);
 	if (ret) {
 		pr_err("cannot register hooks: %d\n", ret);
-		sliceext_debugfs_exit();
-		return ret;
+		goto err_debugfs;
 	}
 
 	pr_info("version %s loaded, hook ABI %u\n", SLICEEXT_VERSION, core_abi);
 	return 0;
+
+err_debugfs:
+	sliceext_debugfs_exit();
+	return ret;
 }
 
 static void __exit sliceext_exit(void)
 {
-	/* Hooks first: once this returns no CPU runs module code from a hook. */
+	/* End live grants while their owners can still clear slice_ctrl. */
+	sliceext_ext_drain();
+	/* Once this returns no CPU runs module code from a hook. */
 	sliceext_unregister_ops(&sliceext_module_ops);
+	sliceext_ext_exit();
 	sliceext_debugfs_exit();
 	pr_info("unloaded\n");
 }

@@ -24,12 +24,61 @@
 #define SLICEEXT_MODULE_ABI	SLICEEXT_HOOK_ABI_VERSION
 #endif
 
+#include <linux/sched.h>
+
+/*
+ * Per-task state, laid out in the 64 bytes the core reserves for us in
+ * task_struct (struct sched_sliceext_state) and zeroes at fork. Only the
+ * task itself touches the slice extension fields, or its CPU while it is
+ * switched out, so plain accesses suffice.
+ */
+struct sliceext_task {
+	u8	ext_enabled;	/* PR_RSEQ_SLICE_EXT_ENABLE is set */
+	u8	ext_granted;	/* a grant is live */
+	u8	ext_yielded;	/* the last grant ended in rseq_slice_yield() */
+	u8	ext_clear_user;	/* user slice_ctrl still shows an ended grant */
+	u64	ext_grant_ns;	/* local_clock() at the grant */
+};
+
+static inline struct sliceext_task *sliceext_task(struct task_struct *p)
+{
+	BUILD_BUG_ON(sizeof(struct sliceext_task) > sizeof(p->sliceext));
+	BUILD_BUG_ON(__alignof__(struct sliceext_task) > __alignof__(p->sliceext));
+	return (struct sliceext_task *)&p->sliceext;
+}
+
 /* Why a slice extension request was refused; see the sliceext_deny event. */
 enum sliceext_deny_reason {
-	SLICEEXT_DENY_DISABLED,		/* ext/enabled is 0 */
+	SLICEEXT_DENY_DISABLED,		/* ext/enabled is 0, or unloading */
 	SLICEEXT_DENY_RT_WAITER,	/* rt_guard: an RT or DL task waits */
 	SLICEEXT_DENY_EXIT_WORK,	/* other exit-to-user work is pending */
+	SLICEEXT_DENY_FAULT,		/* slice_ctrl not writable right now */
 	SLICEEXT_DENY_NR,
+};
+
+/* Slice extension counters; ext/stats prints them in this order. */
+enum sliceext_stat {
+	SLICEEXT_STAT_REQUESTED,
+	SLICEEXT_STAT_GRANTED,
+	SLICEEXT_STAT_DENIED,		/* + enum sliceext_deny_reason */
+	SLICEEXT_STAT_EXPIRED = SLICEEXT_STAT_DENIED + SLICEEXT_DENY_NR,
+	SLICEEXT_STAT_REVOKED,
+	SLICEEXT_STAT_YIELDED,
+	SLICEEXT_STAT_ABORTED,
+	SLICEEXT_STAT_NR,
+};
+
+void sliceext_stat_inc(enum sliceext_stat stat);
+void sliceext_hist_add(u64 used_ns);
+int sliceext_stats_init(struct dentry *dir);
+
+/* A u32 debugfs knob with an inclusive range; see sliceext_knobs_create(). */
+struct sliceext_knob {
+	const char	*name;
+	u32		*value;
+	u32		min;
+	u32		max;
+	void		(*changed)(void);	/* optional, after a write */
 };
 
 struct dentry;
@@ -39,5 +88,20 @@ extern struct dentry *sliceext_debugfs_root;
 
 int sliceext_debugfs_init(void);
 void sliceext_debugfs_exit(void);
+void sliceext_knobs_create(struct dentry *dir, struct sliceext_knob *knobs,
+			   unsigned int nr);
+
+/* Time slice extension (ext.c) */
+int sliceext_ext_init(struct dentry *root);
+void sliceext_ext_drain(void);
+void sliceext_ext_exit(void);
+
+int sliceext_ext_rseq_register(struct rseq __user *rseq, int flags);
+int sliceext_ext_prctl(unsigned long op, unsigned long arg);
+long sliceext_ext_slice_yield(void);
+void sliceext_ext_notify_resume(struct pt_regs *regs);
+void sliceext_ext_irq_exit_to_user(struct pt_regs *regs);
+bool sliceext_ext_syscall_enter(long nr);
+void sliceext_ext_sched_out(struct task_struct *prev);
 
 #endif /* _SLICEEXT_H */

@@ -27,3 +27,43 @@ run_bin() {
 	fi
 	GLIBC_TUNABLES=glibc.pthread.rseq=0 "$bin" || tap_failed=$((tap_failed + 1))
 }
+
+# Write $2 to file $1 as root; print the error text (empty on success).
+write_err() {
+	bash -c "printf '%s' '$2' > '$1'" 2>&1 | sed 's/.*: //'
+}
+
+write_ok() {
+	[ -z "$(write_err "$1" "$2")" ]
+}
+
+# check_knob NAME DEFAULT MIN MAX: a knob under /sys/kernel/debug/sliceext
+# (NAME may be "dir/file" relative to ext/ or absolute): default, range,
+# bad input and permissions.
+check_knob() {
+	local name=$1 def=$2 min=$3 max=$4 f v
+	case $name in
+	/*) f=$name ;;
+	*) f=/sys/kernel/debug/sliceext/ext/$name ;;
+	esac
+	check_eq "$name: default $def" "$def" "$(cat "$f")"
+	check_eq "$name: mode 0644" 644 "$(stat -c %a "$f")"
+	for v in $'\n' abc " " "1x" "-1" "0x1" "1.5" "$((min - 1))" "$((max + 1))" \
+		 "99999999999999999999999"; do
+		if [ "$v" = "$((min - 1))" ] && [ "$min" = 0 ]; then
+			continue	# same as "-1"
+		fi
+		check_eq "$name: write $(printf %q "$v") fails with EINVAL" "Invalid argument" \
+			"$(write_err "$f" "$v")"
+	done
+	check_eq "$name: value kept after bad writes" "$def" "$(cat "$f")"
+	check "$name: write min $min" write_ok "$f" "$min"
+	check_eq "$name: reads back $min" "$min" "$(cat "$f")"
+	check "$name: write max $max with newline" write_ok "$f" "$max
+"
+	check_eq "$name: reads back $max" "$max" "$(cat "$f")"
+	check_eq "$name: non-root write refused" "Permission denied" \
+		"$(as_nobody bash -c "echo $min > $f" 2>&1 | sed 's/.*: //')"
+	check_eq "$name: value kept after non-root write" "$max" "$(cat "$f")"
+	write_ok "$f" "$def"
+}
