@@ -4,10 +4,10 @@
 # Guest half of the demo: load the module, walk its debugfs tree and
 # record its trace events while a small load runs.
 #
-# Usage: scripts/demo-guest.sh PATH/TO/sliceext.ko
+# Usage: scripts/demo-guest.sh PATH/TO/sliceext.ko PATH/TO/ext_grant
 set -euo pipefail
 
-ko=$1
+ko=$1 workload=$2
 d=/sys/kernel/debug/sliceext
 
 echo "== $(uname -r): insmod sliceext.ko"
@@ -23,11 +23,15 @@ done
 echo "== trace events"
 trace-cmd list -e sliceext
 
-echo "== trace-cmd record -e sliceext (2 s of CPU load)"
-trace-cmd record -q -e sliceext -o /tmp/demo.dat \
-	sh -c 'for i in 1 2; do timeout 2 sh -c "while :; do :; done" & done; wait'
-trace-cmd report -i /tmp/demo.dat 2>/dev/null | head -n 40
-echo "($(trace-cmd report -i /tmp/demo.dat 2>/dev/null | grep -c 'sliceext_') sliceext events recorded)"
+echo "== trace-cmd record -e sliceext: 2 s of request windows under wakeup preemption"
+trace-cmd record -q -e sliceext -o /tmp/demo.dat "$workload" yield 2
+trace-cmd report -i /tmp/demo.dat > /tmp/demo.txt 2>/dev/null
+grep 'sliceext_' /tmp/demo.txt | sed -n 1,12p
+echo "($(grep -c 'sliceext_' /tmp/demo.txt) sliceext events recorded)"
+
+echo "== $d/ext/stats and ext/hist after the run"
+paste -d' ' - - - - < "$d/ext/stats" | column -t
+cat "$d/ext/hist"
 
 rmmod sliceext
 echo "== unloaded; $d present: $([ -e $d ] && echo yes || echo no)"

@@ -20,7 +20,10 @@ cp -r "$top/Kbuild" "$top/module" "$work/"
 [ -d "$top/uapi" ] && cp -r "$top/uapi" "$work/"
 echo "demo: building sliceext.ko for $KVER"
 make -s -C "$KBUILD" M="$work" modules
+# A thread in request windows, preempted by a noise thread on its CPU.
+gcc -O2 -Wall -pthread -I "$top/uapi" -o "$work/ext_grant" \
+	"$top/tests/guest/ext_grant.c"
 
 echo "demo: booting $KVER under QEMU (TCG)"
 "$top/scripts/vm.sh" --timeout 600 "$kdir" -- \
-	"$top/scripts/demo-guest.sh" "$work/sliceext.ko"
+	"$top/scripts/demo-guest.sh" "$work/sliceext.ko" "$work/ext_grant"
