@@ -31,4 +31,22 @@ check_eq "yield requester ended by our SIGTERM only" 143 "$rc1"
 check_eq "expire requester ended by our SIGTERM only" 143 "$rc2"
 check "modprobe -r sliceext" modprobe -r sliceext
 check_fails "no debugfs tree left" test -e /sys/kernel/debug/sliceext
+
+# A thread that keeps a request up through the unload: afterwards it must
+# see no grant and no status bits, and its request is its own business.
+modprobe sliceext
+"$SLICEEXT_BIN/ext_grant" expire 30 > /tmp/unload-state.out 2>&1 &
+p=$!
+sleep 2
+grants=$(awk '$1 == "granted" { print $2 }' /sys/kernel/debug/sliceext/ext/stats)
+check "the requester was being granted before the unload" test "$grants" -gt 0
+modprobe -r sliceext
+sleep 0.5
+kill -USR1 $p
+sleep 1
+kill $p; wait $p
+state=$(grep '^state' /tmp/unload-state.out | tail -n 1)
+echo "# after unload: $state"
+check "no granted byte left after unload" grep -q "granted=0 " <<<"$state"
+check "no status bits left after unload" grep -q "status=0$" <<<"$state"
 tap_done

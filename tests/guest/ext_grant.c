@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -32,6 +33,13 @@
 #define GAP_NS		20000
 
 static volatile bool stop;
+static volatile sig_atomic_t report;
+
+/* SIGUSR1: print this thread's slice_ctrl and status bits (unload test). */
+static void on_usr1(int sig)
+{
+	report = 1;
+}
 
 static uint64_t now_ns(void)
 {
@@ -119,7 +127,18 @@ int main(int argc, char **argv)
 
 	end = now_ns() + secs * 1e9;
 	last = now_ns();
+	signal(SIGUSR1, on_usr1);
 	while ((t = now_ns()) < end) {
+		if (report) {
+			report = 0;
+			printf("state request=%u granted=%u status=%#x\n",
+			       rs->slice_ctrl.request, rs->slice_ctrl.granted,
+			       rs->flags & (RSEQ_CS_FLAG_SLICE_EXT_AVAILABLE |
+					    RSEQ_CS_FLAG_SLICE_EXT_ENABLED));
+			fflush(stdout);
+			last = now_ns();
+			continue;
+		}
 		if (mode == EXPIRE) {
 			/* Never leave: keep a request up, note each grant. */
 			if (t - last > GAP_NS && granted_at) {
