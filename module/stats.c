@@ -103,23 +103,34 @@ static int hist_show(struct seq_file *m, void *unused)
 	return 0;
 }
 
+/*
+ * Both files share their file operations; the inode's private data says
+ * which one it is (non-NULL: the histogram).
+ */
+static bool is_hist(struct file *file)
+{
+	return file_inode(file)->i_private;
+}
+
+static int counters_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, is_hist(file) ? hist_show : stats_show, NULL);
+}
+
 /* Only "0" is accepted: it resets the counters of every CPU. */
-static ssize_t sliceext_reset_write(struct file *file, const char __user *ubuf,
-				    size_t count, loff_t *ppos, bool hist)
+static ssize_t counters_write(struct file *file, const char __user *ubuf,
+			      size_t count, loff_t *ppos)
 {
 	struct sliceext_counters *c;
 	unsigned int val;
-	int cpu, ret;
+	int cpu;
 
-	ret = kstrtouint_from_user(ubuf, count, 10, &val);
-	if (ret)
-		return ret;
-	if (val)
+	if (kstrtouint_from_user(ubuf, count, 10, &val) || val)
 		return -EINVAL;
 
 	for_each_possible_cpu(cpu) {
 		c = per_cpu_ptr(&sliceext_counters, cpu);
-		if (hist)
+		if (is_hist(file))
 			memset(c->hist, 0, sizeof(c->hist));
 		else
 			memset(c->stat, 0, sizeof(c->stat));
@@ -127,49 +138,18 @@ static ssize_t sliceext_reset_write(struct file *file, const char __user *ubuf,
 	return count;
 }
 
-static ssize_t stats_write(struct file *file, const char __user *ubuf,
-			   size_t count, loff_t *ppos)
-{
-	return sliceext_reset_write(file, ubuf, count, ppos, false);
-}
-
-static ssize_t hist_write(struct file *file, const char __user *ubuf,
-			  size_t count, loff_t *ppos)
-{
-	return sliceext_reset_write(file, ubuf, count, ppos, true);
-}
-
-static int stats_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, stats_show, NULL);
-}
-
-static int hist_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, hist_show, NULL);
-}
-
-static const struct file_operations stats_fops = {
+static const struct file_operations counters_fops = {
 	.owner		= THIS_MODULE,
-	.open		= stats_open,
+	.open		= counters_open,
 	.read		= seq_read,
-	.write		= stats_write,
-	.llseek		= seq_lseek,
-	.release	= single_release,
-};
-
-static const struct file_operations hist_fops = {
-	.owner		= THIS_MODULE,
-	.open		= hist_open,
-	.read		= seq_read,
-	.write		= hist_write,
+	.write		= counters_write,
 	.llseek		= seq_lseek,
 	.release	= single_release,
 };
 
 int sliceext_stats_init(struct dentry *dir)
 {
-	debugfs_create_file("stats", 0644, dir, NULL, &stats_fops);
-	debugfs_create_file("hist", 0644, dir, NULL, &hist_fops);
+	debugfs_create_file("stats", 0644, dir, NULL, &counters_fops);
+	debugfs_create_file("hist", 0644, dir, (void *)1, &counters_fops);
 	return 0;
 }

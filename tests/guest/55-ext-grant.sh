@@ -10,18 +10,15 @@
 d=/sys/kernel/debug/sliceext/ext
 secs=${SLICEEXT_GRANT_SECS:-3}
 
-# stat NAME: a counter from ext/stats; out KEY: a line of the program's output.
-stat() { awk -v k="$1" '$1 == k { print $2 }' $d/stats; }
-out() { awk -v k="$1" '$1 == k { print $2 }' <<<"$res"; }
 
 balanced() {
-	[ "$(stat requested)" = "$(( $(stat granted) + $(stat denied) ))" ]
+	[ "$(ext_stat requested)" = "$(( $(ext_stat granted) + $(ext_stat denied) ))" ]
 }
 
 # Every grant ends exactly once.
 ended() {
-	[ "$(stat granted)" = "$(( $(stat yielded) + $(stat aborted) + \
-		$(stat expired) + $(stat revoked) ))" ]
+	[ "$(ext_stat granted)" = "$(( $(ext_stat yielded) + $(ext_stat aborted) + \
+		$(ext_stat expired) + $(ext_stat revoked) ))" ]
 }
 
 check "modprobe sliceext" modprobe sliceext
@@ -36,26 +33,26 @@ grants=$(trace-cmd show 2>/dev/null | grep -c 'sliceext_grant:')
 trace-cmd reset -q 2>/dev/null
 check "grants happen under wakeup preemption" test "$(out yields)" -gt 0
 check_eq "yielded counts exactly the yields that returned 1" "$(out yields)" \
-	"$(stat yielded)"
+	"$(ext_stat yielded)"
 # A grant can end between reading granted and the syscall (it expires, or
 # the kernel takes the CPU back); the yield then returns 0.
 check "every yield that returned 0 follows a grant ended otherwise" \
-	test "$(out yield_returned_0)" -le $(( $(stat expired) + $(stat revoked) ))
-check "granted counts them too" test "$(stat granted)" -ge "$(out yields)"
+	test "$(out yield_returned_0)" -le $(( $(ext_stat expired) + $(ext_stat revoked) ))
+check "granted counts them too" test "$(ext_stat granted)" -ge "$(out yields)"
 check "sliceext_grant events were traced" test "$grants" -gt 0
 check "requested = granted + denied" balanced
 check "granted = yielded + aborted + expired + revoked" ended
 check_eq "rseq_slice_yield outside a grant returns 0" 0 \
 	"$(out outside_grant_yield)"
-echo "# grants per second: $(( $(stat granted) / secs ))"
+echo "# grants per second: $(( $(ext_stat granted) / secs ))"
 
 echo 0 > $d/stats
 res=$("$SLICEEXT_BIN/ext_grant" abort "$secs")
 echo "$res" | sed 's/^/# /'
 check "abort run saw grants" test "$(out grants_seen)" -gt 0
-check "aborted counts syscalls in a grant" test "$(stat aborted)" -gt 0
+check "aborted counts syscalls in a grant" test "$(ext_stat aborted)" -gt 0
 check "every grant seen ended by a syscall, expiry or revocation" \
-	test "$(out grants_seen)" -le $(( $(stat aborted) + $(stat expired) + $(stat revoked) ))
+	test "$(out grants_seen)" -le $(( $(ext_stat aborted) + $(ext_stat expired) + $(ext_stat revoked) ))
 check_eq "no grant left visible after the syscall" 0 \
 	"$(out granted_after_syscall)"
 check "requested = granted + denied (abort)" balanced
@@ -68,10 +65,10 @@ for ns in 5000 50000; do
 	echo "$res" | sed 's/^/# /'
 	check "expire run at $ns ns saw grants" test "$(out grants_seen)" -gt 0
 	check "expired counts grants never given back ($ns ns)" \
-		test "$(stat expired)" -gt 0
-	check_eq "no aborts in the expire run ($ns ns)" 0 "$(stat aborted)"
+		test "$(ext_stat expired)" -gt 0
+	check_eq "no aborts in the expire run ($ns ns)" 0 "$(ext_stat aborted)"
 	check "at most the final window yielded ($ns ns)" \
-		test "$(stat yielded)" -le 1
+		test "$(ext_stat yielded)" -le 1
 	check "granted = yielded + aborted + expired + revoked ($ns ns)" ended
 	# The thread loses the CPU at most a slack after slice_ext_nsec. The
 	# slack is the timer's lateness: under QEMU TCG it is tens to hundreds

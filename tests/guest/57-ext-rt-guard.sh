@@ -11,8 +11,6 @@
 
 d=/sys/kernel/debug/sliceext/ext
 secs=${SLICEEXT_RT_SECS:-3}
-stat() { awk -v k="$1" '$1 == k { print $2 }' $d/stats; }
-out() { awk -v k="$1" '$1 == k { print $2 }' <<<"$res"; }
 
 check "modprobe sliceext" modprobe sliceext
 
@@ -27,10 +25,10 @@ echo "$res" | sed 's/^/# rt_guard=1: /'
 on_p50=$(out latency_p50_ns)
 sed 's/^/# rt_guard=1 stats: /' $d/stats | grep -E "requested|granted|rt_waiter"
 check "rt_guard=1: requests meet RT wakeups and are denied" \
-	test "$(stat denied_rt_waiter)" -gt 0
+	test "$(ext_stat denied_rt_waiter)" -gt 0
 # Fair wakeups of other tasks on CPU 0 may still be granted, rarely.
 check "rt_guard=1: at most 1 grant per 20 RT denials" \
-	test $(( $(stat granted) * 20 )) -le "$(stat denied_rt_waiter)"
+	test $(( $(ext_stat granted) * 20 )) -le "$(ext_stat denied_rt_waiter)"
 
 echo 0 > $d/rt_guard
 echo 0 > $d/stats
@@ -39,8 +37,8 @@ echo "$res" | sed 's/^/# rt_guard=0: /'
 off_p50=$(out latency_p50_ns)
 sed 's/^/# rt_guard=0 stats: /' $d/stats | grep -E "requested|granted|expired"
 check "rt_guard=0: RT wakeups are delayed by grants" \
-	test "$(stat granted)" -gt 0
-check_eq "rt_guard=0: no RT denials" 0 "$(stat denied_rt_waiter)"
+	test "$(ext_stat granted)" -gt 0
+check_eq "rt_guard=0: no RT denials" 0 "$(ext_stat denied_rt_waiter)"
 echo 1 > $d/rt_guard
 
 echo "# RT wakeup latency p50: plain ${base_p50} ns, guard on ${on_p50} ns, guard off ${off_p50} ns"

@@ -67,3 +67,13 @@ check_knob() {
 	check_eq "$name: value kept after non-root write" "$max" "$(cat "$f")"
 	write_ok "$f" "$def"
 }
+
+# ext_stat NAME: a counter from ext/stats.
+ext_stat() {
+	awk -v k="$1" '$1 == k { print $2 }' /sys/kernel/debug/sliceext/ext/stats
+}
+
+# out KEY: the value of a "key value" line in $res, a test program's output.
+out() {
+	awk -v k="$1" '$1 == k { print $2 }' <<<"$res"
+}
