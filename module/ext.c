@@ -30,7 +30,7 @@
 #include <linux/mm.h>
 #include <linux/prctl.h>
 #include <linux/rseq.h>
-#include <linux/sched/clock.h>
+#include <linux/timekeeping.h>
 #include <linux/sched/signal.h>
 #include <linux/uaccess.h>
 #include <asm/unistd.h>
@@ -77,7 +77,7 @@ static void ext_end_grant(struct task_struct *t, enum sliceext_stat how)
 {
 	struct sliceext_task *st = sliceext_task(t);
 	struct ext_cpu *c = this_cpu_ptr(&ext_cpu);
-	u64 used = local_clock() - st->ext_grant_ns;
+	u64 used = ktime_get_mono_fast_ns() - st->ext_grant_ns;
 
 	lockdep_assert_irqs_disabled();
 
@@ -185,7 +185,7 @@ void sliceext_ext_irq_exit_to_user(struct pt_regs *regs)
 
 	slice_ns = READ_ONCE(ext_slice_nsec);
 	st->ext_granted = 1;
-	st->ext_grant_ns = local_clock();
+	st->ext_grant_ns = ktime_get_mono_fast_ns();
 	c = this_cpu_ptr(&ext_cpu);
 	c->owner = t;
 	hrtimer_start(&c->timer, ns_to_ktime(slice_ns),
@@ -213,7 +213,7 @@ bool sliceext_ext_syscall_enter(long nr)
 	/* The timer may end the grant under us. */
 	local_irq_save(flags);
 	if (st->ext_granted) {
-		u64 used = local_clock() - st->ext_grant_ns;
+		u64 used = ktime_get_mono_fast_ns() - st->ext_grant_ns;
 
 		if (nr == __NR_rseq_slice_yield) {
 			ext_end_grant(t, SLICEEXT_STAT_YIELDED);

@@ -37,7 +37,7 @@ struct sliceext_task {
 	u8	ext_granted;	/* a grant is live */
 	u8	ext_yielded;	/* the last grant ended in rseq_slice_yield() */
 	u8	ext_clear_user;	/* user slice_ctrl still shows an ended grant */
-	u64	ext_grant_ns;	/* local_clock() at the grant */
+	u64	ext_grant_ns;	/* ktime_get_mono_fast_ns() at the grant */
 };
 
 static inline struct sliceext_task *sliceext_task(struct task_struct *p)

@@ -71,11 +71,12 @@ for ns in 5000 50000; do
 		test "$(ext_stat yielded)" -le 1
 	check "granted = yielded + aborted + expired + revoked ($ns ns)" ended
 	# The thread loses the CPU at most a slack after slice_ext_nsec. The
-	# slack is the timer's lateness: under QEMU TCG it is tens to hundreds
-	# of microseconds, so 1 ms at p99; the max only has to stay bounded.
+	# slack is the timer's lateness: under QEMU TCG on an idle host p99 is
+	# 75-170 us, on a loaded host the timer can be a tick (1 ms) late; so
+	# 3 ms at p99, and the max only has to stay bounded.
 	p99=$(out grant_to_preempt_p99_ns) max=$(out grant_to_preempt_max_ns)
-	check "p99 grant to preemption within slice_ext_nsec + 1 ms ($ns ns: p99 ${p99} ns)" \
-		test "${p99:-999999999}" -le $((ns + 1000000))
+	check "p99 grant to preemption within slice_ext_nsec + 3 ms ($ns ns: p99 ${p99} ns)" \
+		test "${p99:-999999999}" -le $((ns + 3000000))
 	check "max grant to preemption within slice_ext_nsec + 20 ms ($ns ns: max ${max} ns)" \
 		test "${max:-999999999}" -le $((ns + 20000000))
 done
