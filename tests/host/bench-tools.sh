@@ -1,0 +1,262 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The benchmark programs (tools/bench, docs/tools.md) build without a
+# warning and behave on a host without the slice extension: --help names
+# every flag, bad arguments exit 2 with a message, --json prints one
+# object with the documented keys and sane values, --ext runs on without
+# kernel support, and no load process outlives its tool. Short runs; no
+# timing is asserted beyond "> 0".
+. "$(dirname "$0")/../lib/tap.sh"
+top=$(cd "$(dirname "$0")/../.." && pwd)
+
+if [ -n "${SLICEEXT_WORK:-}" ]; then
+	b=$SLICEEXT_WORK/bench
+	mkdir -p "$b"
+else
+	b=$(mktemp -d)
+	# shellcheck disable=SC2064
+	trap "rm -rf '$b'" EXIT
+fi
+d=$b/out
+mkdir -p "$d"
+# The distribution's python3 (scripts/deps.sh installs it): a version
+# manager's shim earlier on PATH can cost a second per call.
+py=/usr/bin/python3
+[ -x "$py" ] || py=python3
+
+tools="lock_table wakeup_lat compute syscall_loop load"
+declare -A flags=(
+	[lock_table]="--clients --cs-us --outside-us --ext --hogs --duration --json --help"
+	[wakeup_lat]="--message-threads --workers --work-us --interval-us --hogs --forkers --duration --json --help"
+	[compute]="--threads --duration --json --help"
+	[syscall_loop]="--syscall --threads --duration --json --help"
+	[load]="--hogs --forkers --duration --verbose --json --help"
+)
+
+# The flags are those of the Makefile's default; an inherited CFLAGS must
+# not drop -Werror.
+if ! out=$(make -s -C "$top/tools/bench" O="$b" \
+	CFLAGS="-O2 -Wall -Wextra -Werror" 2>&1); then
+	not_ok "bench tools build with -O2 -Wall -Wextra -Werror" "$out"
+	tap_done
+	exit
+fi
+check_eq "bench tools build with -O2 -Wall -Wextra -Werror" "" "$out"
+
+# --help: usage on stdout, exit 0, every flag named.
+for t in $tools; do
+	help=$("$b/$t" --help 2>/dev/null)
+	check_eq "$t --help exits 0" 0 "$?"
+	missing=
+	for f in ${flags[$t]}; do
+		grep -qE -- "(^|[[:space:]])$f([[:space:]=,]|\$)" <<<"$help" ||
+			missing="$missing $f"
+	done
+	check_eq "$t --help mentions every flag" "" "$missing"
+done
+
+# usage_error TOOL ARGS...: exit 2, a message on stderr, nothing on stdout.
+usage_error() {
+	local t=$1 out err rc
+	shift
+	out=$("$b/$t" "$@" 2>"$d/err")
+	rc=$?
+	err=$(cat "$d/err")
+	if [ "$rc" = 2 ] && [ -n "$err" ] && [ -z "$out" ]; then
+		ok "$t $*: exit 2 with a message"
+	else
+		not_ok "$t $*: exit 2 with a message" "exit status $rc" \
+			"stdout: $out" "stderr: $err"
+	fi
+}
+for t in $tools; do
+	usage_error "$t" --bogus
+	usage_error "$t" --duration -1
+	usage_error "$t" --duration abc
+	usage_error "$t" stray-argument
+	usage_error "$t" --duration
+done
+usage_error lock_table --clients 0 --duration 0.3
+usage_error lock_table --clients 2x --duration 0.3
+usage_error lock_table --cs-us 0 --duration 0.3
+usage_error lock_table --outside-us -1 --duration 0.3
+usage_error lock_table --hogs -1 --duration 0.3
+usage_error wakeup_lat --work-us abc --duration 0.3
+usage_error wakeup_lat --workers 0 --duration 0.3
+usage_error wakeup_lat --message-threads 0 --duration 0.3
+usage_error wakeup_lat --interval-us -5 --duration 0.3
+usage_error wakeup_lat --forkers x --duration 0.3
+usage_error compute --threads 0 --duration 0.3
+usage_error compute --threads 1.5 --duration 0.3
+usage_error syscall_loop --syscall foo --duration 0.3
+usage_error syscall_loop --threads 0 --duration 0.3
+usage_error load --hogs -1 --duration 0.3
+usage_error load --forkers abc --duration 0.3
+usage_error load --duration 0.3		# nothing to run
+
+# json_ok FILE "KEY..." CONDITION...: one line of JSON with every KEY,
+# and each Python CONDITION on the object d holds.
+json_ok() {
+	"$py" - "$@" <<'PY'
+import json, sys
+path, keys, conds = sys.argv[1], sys.argv[2].split(), sys.argv[3:]
+text = open(path).read()
+if len(text.splitlines()) != 1:
+    sys.exit("not one line: %r" % text)
+d = json.loads(text)
+missing = [k for k in keys if k not in d]
+if missing:
+    sys.exit("missing keys %s in %s" % (missing, text))
+for c in conds:
+    if not eval(c, {}, {"d": d}):
+        sys.exit("does not hold: %s\n%s" % (c, text))
+PY
+}
+
+# run_json NAME TOOL ARGS...: run with --json into $d/NAME.json; exit 0,
+# output that json.load() parses.
+run_json() {
+	local name=$1 t=$2 rc
+	shift 2
+	"$b/$t" --json "$@" >"$d/$name.json" 2>"$d/$name.err"
+	rc=$?
+	check_eq "$name: exit 0" 0 "$rc"
+	[ "$rc" = 0 ] || sed 's/^/# /' "$d/$name.err"
+	check "$name: --json parses" \
+		sh -c "'$py' -c 'import json,sys; json.load(sys.stdin)' < '$d/$name.json'"
+}
+
+lt_keys="tool clients hogs cs_us outside_us ext ext_available duration_s
+	ops_per_s wait_p50_us wait_p99_us wait_max_us holder_preempted
+	holder_preempted_frac granted denied calib_iters"
+lt_sane=('d["tool"] == "lock_table"' 'd["ops_per_s"] > 0'
+	'd["clients"] >= 1' 'd["calib_iters"] >= 1' 'd["duration_s"] > 0'
+	'0 <= d["wait_p50_us"] <= d["wait_p99_us"] <= d["wait_max_us"]'
+	'0 <= d["holder_preempted"]' '0 <= d["holder_preempted_frac"] <= 1'
+	'd["granted"] is None or d["granted"] >= 0'
+	'd["denied"] is None or d["denied"] >= 0')
+
+run_json lock_table lock_table --duration 0.5
+check "lock_table: documented keys, sane values" json_ok "$d/lock_table.json" \
+	"$lt_keys" "${lt_sane[@]}" 'd["ext"] is False' 'd["cs_us"] == 5' \
+	'd["outside_us"] == 20'
+
+# Without sliceext loaded (a host), --ext must run on without requests.
+run_json lock_table-ext lock_table --ext --clients 3 --cs-us 2 \
+	--outside-us 10 --duration 0.5
+if grep -q '^sliceext ' /proc/modules 2>/dev/null; then
+	skip "lock_table --ext: ext_available false" "sliceext is loaded here"
+else
+	check "lock_table --ext: ext_available false, still runs" \
+		json_ok "$d/lock_table-ext.json" "$lt_keys" "${lt_sane[@]}" \
+		'd["ext"] is True' 'd["ext_available"] is False' \
+		'd["clients"] == 3'
+	check "lock_table --ext: says slice extension unavailable" \
+		grep -q "slice extension unavailable" "$d/lock_table-ext.err"
+	out=$("$b/lock_table" --ext --clients 2 --duration 0.3 2>/dev/null)
+	check "lock_table --ext table says slice extension unavailable" \
+		grep -q "slice extension unavailable" <<<"$out"
+fi
+
+run_json wakeup_lat wakeup_lat --duration 0.5
+check "wakeup_lat: documented keys, sane values" json_ok "$d/wakeup_lat.json" \
+	"tool message_threads workers work_us samples lat_p50_us lat_p90_us
+	 lat_p99_us lat_p999_us lat_max_us run_delay_per_switch_us duration_s" \
+	'd["tool"] == "wakeup_lat"' 'd["samples"] > 0' \
+	'd["message_threads"] == 2 and d["workers"] == 4' \
+	'd["work_us"] == 300' 'd["duration_s"] > 0' \
+	'0 <= d["lat_p50_us"] <= d["lat_p90_us"] <= d["lat_p99_us"] <= d["lat_p999_us"] <= d["lat_max_us"]' \
+	'd["run_delay_per_switch_us"] is None or d["run_delay_per_switch_us"] >= 0'
+
+for n in 1 2; do
+	run_json "compute-$n" compute --threads "$n" --duration 0.3
+	check "compute --threads $n: documented keys, sane values" \
+		json_ok "$d/compute-$n.json" "tool threads rounds_per_s duration_s" \
+		'd["tool"] == "compute"' "d[\"threads\"] == $n" \
+		'd["rounds_per_s"] > 0' 'd["duration_s"] > 0'
+done
+out=$("$b/compute" --duration 0.3 2>&1)
+check_eq "compute: exit 0 with the prime count checked" 0 "$?"
+check "compute: reports 78498 primes below 1000000" \
+	grep -q "78498 primes below 1000000 per round (checked)" <<<"$out"
+
+for s in getppid yield rseq_yield; do
+	run_json "syscall_loop-$s" syscall_loop --syscall "$s" --threads 2 \
+		--duration 0.3
+	check "syscall_loop --syscall $s: documented keys, sane values" \
+		json_ok "$d/syscall_loop-$s.json" \
+		"tool syscall threads calls_per_s ns_per_call duration_s" \
+		'd["tool"] == "syscall_loop"' "d[\"syscall\"] == \"$s\"" \
+		'd["threads"] == 2' 'd["calls_per_s"] > 0' \
+		'd["ns_per_call"] > 0' 'd["duration_s"] > 0'
+done
+# 471 is rseq_slice_yield only from 7.0 on (or 6.12 + sliceext).
+if json_ok "$d/syscall_loop-rseq_yield.json" "enosys" 'd["enosys"]'; then
+	check "syscall_loop rseq_yield: reports ENOSYS" \
+		grep -q ENOSYS "$d/syscall_loop-rseq_yield.err"
+else
+	ok "syscall_loop rseq_yield: served by this kernel"
+fi
+
+# The default output is the table, not JSON.
+for t in "lock_table --clients 2" wakeup_lat compute syscall_loop; do
+	read -ra cmd <<<"$t"
+	out=$("$b/${cmd[0]}" "${cmd[@]:1}" --duration 0.3 2>/dev/null)
+	if [ -n "$out" ] && [ "${out:0:1}" != "{" ]; then
+		ok "${cmd[0]}: table by default"
+	else
+		not_ok "${cmd[0]}: table by default" "$out"
+	fi
+done
+
+# load_pid FILE: the pid from the "load: pid N" line of --verbose, within 5 s.
+load_pid() {
+	local pid
+	for _ in $(seq 50); do
+		pid=$(sed -n 's/^load: pid \([0-9]*\),.*/\1/p' "$1")
+		[ -n "$pid" ] && { echo "$pid"; return; }
+		sleep 0.1
+	done
+}
+
+# In a session of its own, so that "nothing left" covers grandchildren.
+setsid -w "$b/load" --hogs 2 --forkers 1 --duration 1 --verbose \
+	>"$d/load.out" 2>"$d/load.err" &
+spid=$!
+lpid=$(load_pid "$d/load.err")
+check_eq "load --verbose prints its pid and 3 children" \
+	"load: pid $lpid, 2 hogs, 1 forkers, 3 child processes" \
+	"$(head -n1 "$d/load.err")"
+check_eq "load runs 2 hogs and 1 forker as its children" 3 \
+	"$(pgrep -P "${lpid:-0}" | wc -l)"
+wait "$spid"
+check_eq "load --duration 1: exit 0" 0 "$?"
+check_eq "load --duration 1: no process left in its session" "" \
+	"$(pgrep -s "${lpid:-0}")"
+
+setsid -w "$b/load" --hogs 1 --forkers 2 --verbose --json \
+	>"$d/load-term.json" 2>"$d/load-term.err" &
+spid=$!
+lpid=$(load_pid "$d/load-term.err")
+sleep 0.3
+kill -TERM "${lpid:-0}"
+wait "$spid"
+check_eq "load stops on SIGTERM with exit 0" 0 "$?"
+check "load on SIGTERM: JSON says so" json_ok "$d/load-term.json" \
+	"tool hogs forkers forks duration_s" 'd["stopped_by"] == "SIGTERM"' \
+	'd["hogs"] == 1 and d["forkers"] == 2' 'd["forks"] >= 0'
+check_eq "load on SIGTERM: no process left in its session" "" \
+	"$(pgrep -s "${lpid:-0}")"
+
+# The tools' own --hogs/--forkers: gone when the tool exits.
+for t in "lock_table --clients 2 --hogs 2" "wakeup_lat --hogs 1 --forkers 1"; do
+	read -ra cmd <<<"$t"
+	# The shell notes its pid, the session id, then becomes the tool.
+	# shellcheck disable=SC2016
+	setsid -w sh -c 'echo $$ > "$1"; shift; exec "$@"' sh "$d/sid" \
+		"$b/${cmd[0]}" "${cmd[@]:1}" --duration 0.3 >/dev/null 2>&1
+	check_eq "$t: exit 0" 0 "$?"
+	check_eq "$t: no load process left" "" "$(pgrep -s "$(cat "$d/sid")")"
+done
+tap_done

@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wakeup_lat - wakeup latency of short CPU bursts, schbench style
+ *
+ * Message threads wake their workers once per interval; each worker
+ * measures how long it took from the wake to actually running, does a
+ * burst of CPU work and reports back. Under CPU load this is the latency
+ * a request handler sees, and what burst-aware scheduling aims to cut:
+ * the workers sleep most of the time and run short bursts, the load does
+ * the opposite.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <linux/futex.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "bench.h"
+
+#define TOOL	"wakeup_lat"
+
+struct msg;
+
+struct worker {
+	pthread_t thread;
+	struct msg *msg;
+	uint32_t seq;		/* futex: the last round posted */
+	int exit;		/* set before the final seq bump */
+	uint64_t wake_ns;	/* when the message thread woke us */
+	struct bench_samples lat;
+	struct bench_schedstat st0, st1;
+	bool st_ok;
+} __attribute__((aligned(64)));
+
+struct msg {
+	pthread_t thread;
+	struct worker *workers;
+	int nworkers;
+	uint32_t pending;	/* futex: workers still busy this round */
+	unsigned long rounds;
+} __attribute__((aligned(64)));
+
+static int stop_flag;
+static uint64_t work_ns, interval_ns;
+static pthread_barrier_t start_barrier;
+
+static void usage(void)
+{
+	printf(
+"Usage: " TOOL " [OPTION]...\n"
+"Message threads wake their workers every --interval-us; each worker\n"
+"records its wakeup latency (wake to running), works --work-us and\n"
+"reports back. Reports latency percentiles and the workers' run delay\n"
+"per switch (from /proc/self/task/<tid>/schedstat).\n"
+"\n"
+"  --message-threads M  message threads (default 2)\n"
+"  --workers W          workers per message thread (default 4)\n"
+"  --work-us U          busy work per wakeup in microseconds of wall time\n"
+"                       (default 300)\n"
+"  --interval-us I      sleep between rounds in microseconds (default 2000)\n"
+"  --hogs H             also run H CPU-hog processes (default 0)\n"
+"  --forkers K          also run K build-like forking processes (default 0)\n"
+"  --duration SEC       measured run time in seconds (default 5)\n"
+"  --json               print one JSON object instead of the table\n"
+"  --help               show this help\n");
+}
+
+static void futex_wait(uint32_t *uaddr, uint32_t val)
+{
+	/* EAGAIN (value changed) and EINTR both mean: look again. */
+	syscall(SYS_futex, uaddr, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
+}
+
+static void futex_wake(uint32_t *uaddr)
+{
+	syscall(SYS_futex, uaddr, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
+static void *worker_fn(void *arg)
+{
+	struct worker *w = arg;
+	struct msg *m = w->msg;
+	uint32_t seen = 0, s;
+
+	/* From the start of our own life: run delay is per thread. */
+	w->st_ok = !bench_read_schedstat(bench_gettid(), &w->st0);
+	pthread_barrier_wait(&start_barrier);
+
+	for (;;) {
+		uint64_t now;
+
+		while ((s = __atomic_load_n(&w->seq, __ATOMIC_ACQUIRE)) == seen)
+			futex_wait(&w->seq, seen);
+		now = bench_now_ns();
+		if (__atomic_load_n(&w->exit, __ATOMIC_RELAXED))
+			break;
+		seen = s;
+		bench_samples_add(&w->lat, now - w->wake_ns);
+		bench_spin_ns(work_ns);
+		if (__atomic_sub_fetch(&m->pending, 1, __ATOMIC_RELEASE) == 0)
+			futex_wake(&m->pending);
+	}
+	/* Before exiting: the /proc entry goes away with the thread. */
+	if (w->st_ok)
+		w->st_ok = !bench_read_schedstat(bench_gettid(), &w->st1);
+	return NULL;
+}
+
+static void *msg_fn(void *arg)
+{
+	struct msg *m = arg;
+	uint32_t round = 0, p;
+	int i;
+
+	pthread_barrier_wait(&start_barrier);
+	while (!__atomic_load_n(&stop_flag, __ATOMIC_RELAXED)) {
+		bench_sleep_ns(interval_ns);
+		if (__atomic_load_n(&stop_flag, __ATOMIC_RELAXED))
+			break;
+		round++;
+		__atomic_store_n(&m->pending, m->nworkers, __ATOMIC_RELAXED);
+		for (i = 0; i < m->nworkers; i++) {
+			struct worker *w = &m->workers[i];
+
+			/*
+			 * A timestamp per worker, taken just before its
+			 * wake: the time spent waking the workers before it
+			 * is not that worker's latency.
+			 */
+			w->wake_ns = bench_now_ns();
+			__atomic_store_n(&w->seq, round, __ATOMIC_RELEASE);
+			futex_wake(&w->seq);
+		}
+		/* The next round starts only when all are done. */
+		while ((p = __atomic_load_n(&m->pending, __ATOMIC_ACQUIRE)))
+			futex_wait(&m->pending, p);
+		m->rounds++;
+	}
+	for (i = 0; i < m->nworkers; i++) {
+		struct worker *w = &m->workers[i];
+
+		__atomic_store_n(&w->exit, 1, __ATOMIC_RELAXED);
+		__atomic_store_n(&w->seq, round + 1, __ATOMIC_RELEASE);
+		futex_wake(&w->seq);
+	}
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "message-threads", required_argument,	NULL, 'm' },
+		{ "workers",	required_argument,	NULL, 'w' },
+		{ "work-us",	required_argument,	NULL, 'u' },
+		{ "interval-us", required_argument,	NULL, 'i' },
+		{ "hogs",	required_argument,	NULL, 'H' },
+		{ "forkers",	required_argument,	NULL, 'F' },
+		{ "duration",	required_argument,	NULL, 'd' },
+		{ "json",	no_argument,		NULL, 'j' },
+		{ "help",	no_argument,		NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	long nmsg = 2, nwork = 4, hogs = 0, forkers = 0;
+	double work_us = 300, interval_us = 2000, duration = 5;
+	bool json = false, st_ok = true;
+	struct bench_samples lat = { 0 };
+	struct bench_load load;
+	struct worker *workers;
+	struct msg *msgs;
+	uint64_t t_start, t_end, delay = 0, slices = 0;
+	double elapsed, per_switch = NAN, p[5];
+	int c, i, k;
+
+	while ((c = bench_getopt(TOOL, argc, argv, opts)) != -1) {
+		switch (c) {
+		case 'm':
+			nmsg = bench_parse_long(TOOL, "message-threads", optarg,
+						1, 1024);
+			break;
+		case 'w':
+			nwork = bench_parse_long(TOOL, "workers", optarg, 1, 1024);
+			break;
+		case 'u':
+			work_us = bench_parse_double(TOOL, "work-us", optarg,
+						     0, false, 1e7);
+			break;
+		case 'i':
+			interval_us = bench_parse_double(TOOL, "interval-us",
+							 optarg, 0, false, 1e7);
+			break;
+		case 'H':
+			hogs = bench_parse_long(TOOL, "hogs", optarg, 0, 4096);
+			break;
+		case 'F':
+			forkers = bench_parse_long(TOOL, "forkers", optarg, 0, 4096);
+			break;
+		case 'd':
+			duration = bench_parse_double(TOOL, "duration", optarg,
+						      0, true, 1e6);
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			usage();
+			return 0;
+		}
+	}
+	work_ns = (uint64_t)(work_us * 1e3);
+	interval_ns = (uint64_t)(interval_us * 1e3);
+
+	msgs = calloc(nmsg, sizeof(*msgs));
+	workers = calloc(nmsg * nwork, sizeof(*workers));
+	if (!msgs || !workers) {
+		perror(TOOL ": calloc");
+		return 1;
+	}
+	for (i = 0; i < nmsg; i++) {
+		msgs[i].workers = &workers[i * nwork];
+		msgs[i].nworkers = nwork;
+		for (k = 0; k < nwork; k++)
+			workers[i * nwork + k].msg = &msgs[i];
+	}
+
+	/* Fork the load before any thread exists. */
+	if (bench_load_start(&load, hogs, forkers)) {
+		perror(TOOL ": starting the load");
+		return 1;
+	}
+	pthread_barrier_init(&start_barrier, NULL, nmsg * nwork + nmsg + 1);
+	for (i = 0; i < nmsg * nwork; i++) {
+		errno = pthread_create(&workers[i].thread, NULL, worker_fn,
+				       &workers[i]);
+		if (errno)
+			goto thread_fail;
+	}
+	for (i = 0; i < nmsg; i++) {
+		errno = pthread_create(&msgs[i].thread, NULL, msg_fn, &msgs[i]);
+		if (errno)
+			goto thread_fail;
+	}
+	pthread_barrier_wait(&start_barrier);
+	t_start = bench_now_ns();
+	bench_sleep_ns((uint64_t)(duration * 1e9));
+	__atomic_store_n(&stop_flag, 1, __ATOMIC_RELAXED);
+	t_end = bench_now_ns();
+	for (i = 0; i < nmsg; i++)
+		pthread_join(msgs[i].thread, NULL);
+	for (i = 0; i < nmsg * nwork; i++) {
+		struct worker *w = &workers[i];
+
+		pthread_join(w->thread, NULL);
+		bench_samples_merge(&lat, &w->lat);
+		bench_samples_free(&w->lat);
+		if (!w->st_ok) {
+			st_ok = false;
+			continue;
+		}
+		delay += w->st1.run_delay_ns - w->st0.run_delay_ns;
+		slices += w->st1.timeslices - w->st0.timeslices;
+	}
+	bench_load_stop(&load);
+
+	elapsed = (double)(t_end - t_start) / 1e9;
+	if (st_ok && slices)
+		per_switch = (double)delay / (double)slices / 1e3;
+	bench_sort_u64(lat.v, lat.n);
+	p[0] = bench_percentile(lat.v, lat.n, 50) / 1e3;
+	p[1] = bench_percentile(lat.v, lat.n, 90) / 1e3;
+	p[2] = bench_percentile(lat.v, lat.n, 99) / 1e3;
+	p[3] = bench_percentile(lat.v, lat.n, 99.9) / 1e3;
+	p[4] = lat.max / 1e3;
+
+	if (json) {
+		struct bench_json j;
+
+		bench_json_begin(&j, stdout);
+		bench_json_str(&j, "tool", TOOL);
+		bench_json_int(&j, "message_threads", nmsg);
+		bench_json_int(&j, "workers", nwork);
+		bench_json_num(&j, "work_us", work_us, 3);
+		bench_json_num(&j, "interval_us", interval_us, 3);
+		bench_json_int(&j, "hogs", hogs);
+		bench_json_int(&j, "forkers", forkers);
+		bench_json_int(&j, "samples", lat.count);
+		bench_json_num(&j, "lat_p50_us", p[0], 3);
+		bench_json_num(&j, "lat_p90_us", p[1], 3);
+		bench_json_num(&j, "lat_p99_us", p[2], 3);
+		bench_json_num(&j, "lat_p999_us", p[3], 3);
+		bench_json_num(&j, "lat_max_us", p[4], 3);
+		bench_json_num(&j, "run_delay_per_switch_us", per_switch, 3);
+		bench_json_num(&j, "duration_s", elapsed, 3);
+		bench_json_end(&j);
+	} else {
+		printf("%s: %ld message threads x %ld workers, work %.0f us, "
+		       "interval %.0f us, %ld hogs, %ld forkers, %.2f s\n",
+		       TOOL, nmsg, nwork, work_us, interval_us, hogs, forkers,
+		       elapsed);
+		printf("%-28s %14llu\n", "wakeups",
+		       (unsigned long long)lat.count);
+		printf("%-28s %14.3f\n", "latency p50 (us)", p[0]);
+		printf("%-28s %14.3f\n", "latency p90 (us)", p[1]);
+		printf("%-28s %14.3f\n", "latency p99 (us)", p[2]);
+		printf("%-28s %14.3f\n", "latency p99.9 (us)", p[3]);
+		printf("%-28s %14.3f\n", "latency max (us)", p[4]);
+		if (!isnan(per_switch))
+			printf("%-28s %14.3f\n", "run delay per switch (us)",
+			       per_switch);
+		else
+			printf("%-28s %14s\n", "run delay per switch (us)",
+			       "n/a (no schedstat)");
+	}
+	bench_samples_free(&lat);
+	free(workers);
+	free(msgs);
+	return 0;
+
+thread_fail:
+	perror(TOOL ": pthread_create");
+	bench_load_stop(&load);
+	return 1;
+}
