@@ -2,12 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Guest half of the demo: load the module, walk its debugfs tree and
-# record its trace events while a small load runs.
+# record its trace events while a small load runs; then the short benchmark
+# run (scripts/bench.sh --quick's parts) with the tools/bench binaries in
+# BENCH_BIN, its results in /out/bench.jsonl for scripts/bench-report.py.
 #
-# Usage: scripts/demo-guest.sh PATH/TO/sliceext.ko PATH/TO/ext_grant
+# Usage: scripts/demo-guest.sh PATH/TO/sliceext.ko PATH/TO/ext_grant [BENCH_BIN]
 set -euo pipefail
 
-ko=$1 workload=$2
+ko=$1 workload=$2 bench_bin=${3:-}
 d=/sys/kernel/debug/sliceext
 
 echo "== $(uname -r): insmod sliceext.ko"
@@ -35,3 +37,13 @@ cat "$d/ext/hist"
 
 rmmod sliceext
 echo "== unloaded; $d present: $([ -e $d ] && echo yes || echo no)"
+
+[ -n "$bench_bin" ] || exit 0
+echo
+echo "== short benchmark on $(uname -r): a TEST kernel (lockdep, debug options)"
+echo "   under QEMU TCG: the numbers show the benchmarks run, not what sliceext"
+echo "   gains; see make bench"
+# As scripts/bench.sh --quick: 3 runs of 2 s, lock table and latency.
+"$(dirname "$0")/bench-guest.sh" --ko "$ko" --bin "$bench_bin" \
+	--parts lock,latency --repeat 3 --duration 2 --kernel test \
+	--results /out/bench.jsonl

@@ -3,7 +3,11 @@
 #
 # sliceext's main demo (README: "make demo"): install what is missing,
 # build the patched kernel (cached) and the module, boot the kernel under
-# QEMU, load the module, show its debugfs tree and record its trace events.
+# QEMU, load the module, show its debugfs tree and record its trace events,
+# then, in the same boot, the short benchmark run (scripts/bench.sh --quick's
+# lock table and latency parts). The demo boots the test kernel (lockdep and
+# other debug options), so those numbers are labelled as such; "make bench"
+# measures the release kernel.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -24,6 +28,21 @@ make -s -C "$KBUILD" M="$work" modules
 gcc -O2 -Wall -pthread -I "$top/uapi" -o "$work/ext_grant" \
 	"$top/tests/guest/ext_grant.c"
 
+# The benchmark tools; rows whose tool is missing are reported as skipped.
+if [ -f "$top/tools/bench/Makefile" ]; then
+	make -s -C "$top/tools/bench" O="$work/bench" ||
+		echo "demo: tools/bench did not build; its benchmark rows are skipped"
+fi
+
 echo "demo: booting $KVER under QEMU (TCG)"
-"$top/scripts/vm.sh" --timeout 600 "$kdir" -- \
-	"$top/scripts/demo-guest.sh" "$work/sliceext.ko" "$work/ext_grant"
+rc=0
+"$top/scripts/vm.sh" --timeout 1800 --out "$work/vm" "$kdir" -- \
+	"$top/scripts/demo-guest.sh" "$work/sliceext.ko" "$work/ext_grant" \
+	"$work/bench" || rc=$?
+if [ -s "$work/vm/bench.jsonl" ]; then
+	echo
+	python3 "$top/scripts/bench-report.py" --command "make demo" \
+		--note "the short run of scripts/bench.sh --quick (lock table and latency), in the demo's boot" \
+		"$work/vm/bench.jsonl"
+fi
+exit $rc

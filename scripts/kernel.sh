@@ -5,9 +5,12 @@
 # outside the repository keyed by source version, config and patch
 # series. A second call with nothing changed does no work.
 #
-# Usage: scripts/kernel.sh [test|release]
+# Usage: scripts/kernel.sh [test|release|stock]
 #   test     lockdep, DEBUG_ATOMIC_SLEEP and friends (default)
 #   release  the same kernel without the debug options, for benchmarks
+#            (guest.config and release.config)
+#   stock    release's source and config without the patch series (so
+#            without CONFIG_SCHED_SLICEEXT): the benchmarks' baseline
 #
 # Environment:
 #   KSRC=/path       unpatched 6.12 tree to start from (default: Debian's
@@ -27,10 +30,15 @@ log() { echo "kernel.sh: $*" >&2; }
 
 case $flavour in
 test) fragments="$top/scripts/kconfig/guest.config $top/scripts/kconfig/debug.config" ;;
-release) fragments="$top/scripts/kconfig/guest.config" ;;
-*) echo "usage: $0 [test|release]" >&2; exit 2 ;;
+release|stock)
+	fragments="$top/scripts/kconfig/guest.config $top/scripts/kconfig/release.config" ;;
+*) echo "usage: $0 [test|release|stock]" >&2; exit 2 ;;
 esac
-patches=$(ls "$top"/patches/6.12/*.patch)
+if [ "$flavour" = stock ]; then
+	patches=
+else
+	patches=$(ls "$top"/patches/6.12/*.patch)
+fi
 
 if [ -n "${KSRC:-}" ]; then
 	[ -f "$KSRC/Makefile" ] || { log "KSRC=$KSRC is not a kernel tree"; exit 1; }
@@ -45,6 +53,11 @@ fi
 # The key covers everything that changes the built kernel. Bump recipe
 # when the build steps below change what ends up in the cache.
 recipe=1
+# stock's own step (the fragment filter below) is keyed separately, so
+# changing it never changes the key, and the cache, of test and release.
+if [ "$flavour" = stock ]; then
+	recipe="$recipe stock=1"
+fi
 key=$( { echo "$src_id recipe=$recipe"; cat $fragments $patches; } |
 	sha256sum | cut -c1-16)
 dir=$cache/kernels/6.12-$flavour-$key
@@ -74,6 +87,17 @@ fi
 for p in $patches; do
 	patch -d "$dir/src" -p1 -s --forward < "$p"
 done
+
+# stock: the unpatched tree has no CONFIG_SCHED_SLICEEXT, so that line is
+# dropped (it could never stick), and the release string says what the
+# kernel is; every other line is release's.
+if [ "$flavour" = stock ]; then
+	sed -e '/^CONFIG_SCHED_SLICEEXT=/d' \
+		-e '/^# CONFIG_SCHED_SLICEEXT is not set/d' \
+		-e 's/^CONFIG_LOCALVERSION=.*/CONFIG_LOCALVERSION="-stock"/' \
+		$fragments > "$dir/stock.config"
+	fragments=$dir/stock.config
+fi
 
 export CCACHE_DIR=$cache/ccache
 # Every kernel lives at kernels/<name>/{src,build}: with this base the
@@ -105,6 +129,11 @@ for f in $fragments; do
 		bad=1
 	done < "$f"
 done
+if [ "$flavour" = stock ] &&
+	grep -q '^CONFIG_SCHED_SLICEEXT=' "$dir/build/.config"; then
+	log "stock kernel has CONFIG_SCHED_SLICEEXT: its source is patched"
+	bad=1
+fi
 [ $bad = 0 ] || exit 1
 
 mk -j"$(nproc)" bzImage modules
@@ -121,9 +150,28 @@ EOT
 mv "$dir/env.tmp" "$dir/env"
 log "built $kver"
 
-# Keep the two newest kernels of this flavour; each takes about 2 GiB.
-ls -dt "$cache/kernels/6.12-$flavour-"*/ | tail -n +3 | while read -r old; do
-	log "pruning ${old%/}"
-	rm -rf "${old%/}" "${old%/}.lock"
-done
+# Keep the two newest built kernels of this flavour (each takes about
+# 2 GiB) and drop builds of it that died half way. Other flavours are never
+# touched, so a release or stock build does not evict the test kernel; a
+# kernel whose lock is held (being built, or waited for) is left alone.
+prune() {
+	local old n=0
+
+	# shellcheck disable=SC2045 # cache names have no blanks
+	for old in $(ls -dt "$cache/kernels/6.12-$flavour-"*/ 2>/dev/null); do
+		old=${old%/}
+		[ "$old" = "$dir" ] && continue
+		if [ -f "$old/env" ]; then
+			n=$((n + 1))
+			[ $n -lt 2 ] && continue
+		fi
+		(
+			flock -n 8 || exit 0
+			log "pruning $old"
+			rm -rf "$old"
+			rm -f "$old.lock"
+		) 8>>"$old.lock"
+	done
+}
+prune
 echo "$dir"
