@@ -362,7 +362,8 @@ int sliceext_ext_init(struct dentry *root)
 	if (IS_ERR(dir))
 		return PTR_ERR(dir);
 	sliceext_knobs_create(dir, ext_knobs, ARRAY_SIZE(ext_knobs));
-	return sliceext_stats_init(dir);
+	sliceext_ext_stats_create(dir);
+	return 0;
 }
 
 /* On each CPU: end the grant its timer guards, so its owner reschedules. */
@@ -414,7 +415,7 @@ static void ext_forget_task(struct task_struct *t)
 		access_process_vm(t, (unsigned long)&rseq->flags, &flags,
 				  sizeof(flags), FOLL_WRITE);
 	}
-	memset(st, 0, sizeof(*st));
+	memset(st, 0, offsetof(struct sliceext_task, burst));
 }
 
 /*
@@ -452,7 +453,8 @@ void sliceext_ext_exit(void)
 			todo[n++] = t;
 		} else {
 			/* Out of room: at least forget our state. */
-			memset(sliceext_task(t), 0, sizeof(struct sliceext_task));
+			memset(sliceext_task(t), 0,
+			       offsetof(struct sliceext_task, burst));
 		}
 	}
 	rcu_read_unlock();

@@ -24,6 +24,14 @@ static const struct sliceext_ops sliceext_module_ops = {
 	.irq_exit_to_user	= sliceext_ext_irq_exit_to_user,
 	.syscall_enter		= sliceext_ext_syscall_enter,
 	.sched_out		= sliceext_ext_sched_out,
+
+	.fork			= sliceext_burst_fork,
+	.burst_account		= sliceext_burst_accrue,
+	.burst_restart		= sliceext_burst_end,
+	.switched_to_fair	= sliceext_burst_switched_to_fair,
+	.prio_offset		= sliceext_burst_prio_offset,
+	.wakeup_vslice_shift	= sliceext_burst_wakeup_vslice_shift,
+	.lag_limit_shift	= sliceext_burst_lag_limit_shift,
 };
 
 static int __init sliceext_init(void)
@@ -50,6 +58,10 @@ static int __init sliceext_init(void)
 	if (ret)
 		goto err_debugfs;
 
+	ret = sliceext_burst_init(sliceext_debugfs_root);
+	if (ret)
+		goto err_debugfs;
+
 	ret = sliceext_register_ops(&sliceext_module_ops);
 	if (ret) {
 		pr_err("cannot register hooks: %d\n", ret);
@@ -71,6 +83,8 @@ static void __exit sliceext_exit(void)
 	/* Once this returns no CPU runs module code from a hook. */
 	sliceext_unregister_ops(&sliceext_module_ops);
 	sliceext_ext_exit();
+	/* Stock weights for every task, now that the core computes them. */
+	sliceext_burst_exit();
 	sliceext_debugfs_exit();
 	pr_info("unloaded\n");
 }

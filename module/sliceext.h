@@ -27,10 +27,24 @@
 #include <linux/sched.h>
 
 /*
+ * Burst state. Written under the task's runqueue lock (by the scheduler
+ * hooks) or before the task is visible (fork); read locklessly by fork
+ * inheritance and burst/tasks, for which a stale value is fine.
+ */
+struct sliceext_burst {
+	u64	burst_ns;	/* CPU time since the last sleep or yield */
+	u64	child_cache;	/* burst_cache_pack(): children's average */
+	u64	group_cache;	/* same over the threads, in the leader */
+	u16	penalty;	/* remembered penalty, smoothed at restarts */
+	u8	score;		/* nice levels added to the load weight now */
+};
+
+/*
  * Per-task state, laid out in the 64 bytes the core reserves for us in
  * task_struct (struct sched_sliceext_state) and zeroes at fork. Only the
  * task itself touches the slice extension fields, or its CPU while it is
- * switched out, so plain accesses suffice.
+ * switched out, so plain accesses suffice. The slice extension fields
+ * come first: unloading clears them separately from the burst state.
  */
 struct sliceext_task {
 	u8	ext_enabled;	/* PR_RSEQ_SLICE_EXT_ENABLE is set */
@@ -38,6 +52,8 @@ struct sliceext_task {
 	u8	ext_yielded;	/* the last grant ended in rseq_slice_yield() */
 	u8	ext_clear_user;	/* user slice_ctrl still shows an ended grant */
 	u64	ext_grant_ns;	/* ktime_get_mono_fast_ns() at the grant */
+
+	struct sliceext_burst	burst;
 };
 
 static inline struct sliceext_task *sliceext_task(struct task_struct *p)
@@ -68,9 +84,22 @@ enum sliceext_stat {
 	SLICEEXT_STAT_NR,
 };
 
+/* Burst scheduling counters; burst/stats prints them in this order. */
+enum sliceext_burst_stat {
+	SLICEEXT_BURST_SCORE_CHANGES,	/* a task's score changed */
+	SLICEEXT_BURST_RESTARTS,	/* sleeps and yields that ended a burst */
+	SLICEEXT_BURST_FORK_THREAD,	/* threads that inherited a penalty */
+	SLICEEXT_BURST_FORK_PROCESS,	/* processes that inherited one */
+	SLICEEXT_BURST_CACHE_HITS,	/* inheritance served from a cache */
+	SLICEEXT_BURST_CACHE_MISSES,	/* inheritance that sampled tasks */
+	SLICEEXT_BURST_STAT_NR,
+};
+
 void sliceext_stat_inc(enum sliceext_stat stat);
 void sliceext_hist_add(u64 used_ns);
-int sliceext_stats_init(struct dentry *dir);
+void sliceext_burst_stat_inc(enum sliceext_burst_stat stat);
+void sliceext_ext_stats_create(struct dentry *dir);
+void sliceext_burst_stats_create(struct dentry *dir);
 
 /* A u32 debugfs knob with an inclusive range; see sliceext_knobs_create(). */
 struct sliceext_knob {
@@ -103,5 +132,17 @@ void sliceext_ext_notify_resume(struct pt_regs *regs);
 void sliceext_ext_irq_exit_to_user(struct pt_regs *regs);
 bool sliceext_ext_syscall_enter(long nr);
 void sliceext_ext_sched_out(struct task_struct *prev);
+
+/* Burst-aware scheduling (burst.c) */
+int sliceext_burst_init(struct dentry *root);
+void sliceext_burst_exit(void);
+
+void sliceext_burst_fork(struct task_struct *p, unsigned long clone_flags);
+void sliceext_burst_accrue(struct task_struct *p, u64 delta_exec);
+void sliceext_burst_end(struct task_struct *p);
+void sliceext_burst_switched_to_fair(struct task_struct *p);
+int sliceext_burst_prio_offset(struct task_struct *p);
+int sliceext_burst_wakeup_vslice_shift(struct task_struct *p);
+int sliceext_burst_lag_limit_shift(struct task_struct *p);
 
 #endif /* _SLICEEXT_H */

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Slice extension counters and the histogram of extension time used.
+ * The module's counters: slice extension events, the histogram of
+ * extension time used, and burst scheduling events.
  *
  * Per-CPU and lock-free on the hot path (this_cpu_inc() is safe from any
  * context); readers sum over CPUs and may see a count in flight, which
- * is fine for statistics. Writing 0 to either file resets it.
+ * is fine for statistics. Writing 0 to a file resets what it shows.
  */
 #include <linux/debugfs.h>
 #include <linux/log2.h>
@@ -19,6 +20,14 @@
 struct sliceext_counters {
 	u64	stat[SLICEEXT_STAT_NR];
 	u64	hist[SLICEEXT_HIST_BUCKETS];
+	u64	burst[SLICEEXT_BURST_STAT_NR];
+};
+
+/* Which counters a file shows: the inode's private data. */
+enum sliceext_counter_file {
+	SLICEEXT_FILE_EXT_STATS,
+	SLICEEXT_FILE_EXT_HIST,
+	SLICEEXT_FILE_BURST_STATS,
 };
 
 static DEFINE_PER_CPU(struct sliceext_counters, sliceext_counters);
@@ -36,6 +45,15 @@ static const char * const sliceext_stat_names[SLICEEXT_STAT_NR] = {
 	[SLICEEXT_STAT_ABORTED]					= "aborted",
 };
 
+static const char * const sliceext_burst_stat_names[SLICEEXT_BURST_STAT_NR] = {
+	[SLICEEXT_BURST_SCORE_CHANGES]	= "score_changes",
+	[SLICEEXT_BURST_RESTARTS]	= "restarts",
+	[SLICEEXT_BURST_FORK_THREAD]	= "fork_thread",
+	[SLICEEXT_BURST_FORK_PROCESS]	= "fork_process",
+	[SLICEEXT_BURST_CACHE_HITS]	= "cache_hits",
+	[SLICEEXT_BURST_CACHE_MISSES]	= "cache_misses",
+};
+
 void sliceext_stat_inc(enum sliceext_stat stat)
 {
 	this_cpu_inc(sliceext_counters.stat[stat]);
@@ -48,17 +66,21 @@ void sliceext_hist_add(u64 used_ns)
 	this_cpu_inc(sliceext_counters.hist[b]);
 }
 
-static void sliceext_sum(u64 *stat, u64 *hist)
+void sliceext_burst_stat_inc(enum sliceext_burst_stat stat)
 {
-	const struct sliceext_counters *c;
+	this_cpu_inc(sliceext_counters.burst[stat]);
+}
+
+/* Sum @nr counters at byte @offset of struct sliceext_counters into @sum. */
+static void sliceext_sum(size_t offset, u64 *sum, unsigned int nr)
+{
+	const u64 *c;
 	int cpu, i;
 
 	for_each_possible_cpu(cpu) {
-		c = per_cpu_ptr(&sliceext_counters, cpu);
-		for (i = 0; stat && i < SLICEEXT_STAT_NR; i++)
-			stat[i] += READ_ONCE(c->stat[i]);
-		for (i = 0; hist && i < SLICEEXT_HIST_BUCKETS; i++)
-			hist[i] += READ_ONCE(c->hist[i]);
+		c = (void *)per_cpu_ptr(&sliceext_counters, cpu) + offset;
+		for (i = 0; i < nr; i++)
+			sum[i] += READ_ONCE(c[i]);
 	}
 }
 
@@ -71,7 +93,8 @@ static int stats_show(struct seq_file *m, void *unused)
 	u64 stat[SLICEEXT_STAT_NR] = {}, denied = 0;
 	int i;
 
-	sliceext_sum(stat, NULL);
+	sliceext_sum(offsetof(struct sliceext_counters, stat), stat,
+		     SLICEEXT_STAT_NR);
 	for (i = 0; i < SLICEEXT_DENY_NR; i++)
 		denied += stat[SLICEEXT_STAT_DENIED + i];
 
@@ -89,7 +112,8 @@ static int hist_show(struct seq_file *m, void *unused)
 	u64 hist[SLICEEXT_HIST_BUCKETS] = {};
 	int first = -1, last = -1, i;
 
-	sliceext_sum(NULL, hist);
+	sliceext_sum(offsetof(struct sliceext_counters, hist), hist,
+		     SLICEEXT_HIST_BUCKETS);
 	for (i = 0; i < SLICEEXT_HIST_BUCKETS; i++) {
 		if (!hist[i])
 			continue;
@@ -103,21 +127,35 @@ static int hist_show(struct seq_file *m, void *unused)
 	return 0;
 }
 
-/*
- * Both files share their file operations; the inode's private data says
- * which one it is (non-NULL: the histogram).
- */
-static bool is_hist(struct file *file)
+static int burst_stats_show(struct seq_file *m, void *unused)
 {
-	return file_inode(file)->i_private;
+	u64 stat[SLICEEXT_BURST_STAT_NR] = {};
+	int i;
+
+	sliceext_sum(offsetof(struct sliceext_counters, burst), stat,
+		     SLICEEXT_BURST_STAT_NR);
+	for (i = 0; i < SLICEEXT_BURST_STAT_NR; i++)
+		seq_printf(m, "%s %llu\n", sliceext_burst_stat_names[i], stat[i]);
+	return 0;
+}
+
+static enum sliceext_counter_file counter_file(struct file *file)
+{
+	return (uintptr_t)file_inode(file)->i_private;
 }
 
 static int counters_open(struct inode *inode, struct file *file)
 {
-	return single_open(file, is_hist(file) ? hist_show : stats_show, NULL);
+	static int (* const show[])(struct seq_file *, void *) = {
+		[SLICEEXT_FILE_EXT_STATS]	= stats_show,
+		[SLICEEXT_FILE_EXT_HIST]	= hist_show,
+		[SLICEEXT_FILE_BURST_STATS]	= burst_stats_show,
+	};
+
+	return single_open(file, show[counter_file(file)], NULL);
 }
 
-/* Only "0" is accepted: it resets the counters of every CPU. */
+/* Only "0" is accepted: it resets the file's counters on every CPU. */
 static ssize_t counters_write(struct file *file, const char __user *ubuf,
 			      size_t count, loff_t *ppos)
 {
@@ -130,10 +168,17 @@ static ssize_t counters_write(struct file *file, const char __user *ubuf,
 
 	for_each_possible_cpu(cpu) {
 		c = per_cpu_ptr(&sliceext_counters, cpu);
-		if (is_hist(file))
-			memset(c->hist, 0, sizeof(c->hist));
-		else
+		switch (counter_file(file)) {
+		case SLICEEXT_FILE_EXT_STATS:
 			memset(c->stat, 0, sizeof(c->stat));
+			break;
+		case SLICEEXT_FILE_EXT_HIST:
+			memset(c->hist, 0, sizeof(c->hist));
+			break;
+		case SLICEEXT_FILE_BURST_STATS:
+			memset(c->burst, 0, sizeof(c->burst));
+			break;
+		}
 	}
 	return count;
 }
@@ -147,9 +192,20 @@ static const struct file_operations counters_fops = {
 	.release	= single_release,
 };
 
-int sliceext_stats_init(struct dentry *dir)
+static void counters_create(struct dentry *dir, const char *name,
+			    enum sliceext_counter_file which)
 {
-	debugfs_create_file("stats", 0644, dir, NULL, &counters_fops);
-	debugfs_create_file("hist", 0644, dir, (void *)1, &counters_fops);
-	return 0;
+	debugfs_create_file(name, 0644, dir, (void *)(uintptr_t)which,
+			    &counters_fops);
+}
+
+void sliceext_ext_stats_create(struct dentry *dir)
+{
+	counters_create(dir, "stats", SLICEEXT_FILE_EXT_STATS);
+	counters_create(dir, "hist", SLICEEXT_FILE_EXT_HIST);
+}
+
+void sliceext_burst_stats_create(struct dentry *dir)
+{
+	counters_create(dir, "stats", SLICEEXT_FILE_BURST_STATS);
 }

@@ -77,3 +77,49 @@ ext_stat() {
 out() {
 	awk -v k="$1" '$1 == k { print $2 }' <<<"$res"
 }
+
+# burst_field PID FIELD: score, penalty or burst_ns of PID in burst/tasks.
+burst_field() {
+	awk -v pid="$1" -v f="$2" '
+		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = NF - i }
+		NR > 1 && $1 == pid { print $(NF - col[f]) }' \
+		/sys/kernel/debug/sliceext/burst/tasks
+}
+
+# Threads whose load weight is not the stock one for their nice level and
+# policy, as "tid weight expected" lines; nothing when every task is stock.
+weight_mismatches() {
+	# sched_prio_to_weight[] of kernel/sched/core.c, nice -20 .. 19
+	local w=(88761 71755 56483 46273 36291 29154 23254 18705 14949 11916
+		 9548 7620 6100 4904 3906 3121 2501 1991 1586 1277
+		 1024 820 655 526 423 335 272 215 172 137
+		 110 87 70 56 45 36 29 23 18 15)
+	local d stat k v weight expected
+	for d in /proc/[0-9]*/task/[0-9]*; do
+		stat=$(cat "$d/stat" 2>/dev/null) || continue
+		# After the comm: field 19 (nice) is word 17, 41 (policy) 39.
+		# shellcheck disable=SC2086
+		set -- ${stat##*) }
+		weight=
+		while read -r k _ v; do
+			[ "$k" = se.load.weight ] && weight=$v && break
+		done < "$d/sched" 2>/dev/null
+		[ -n "$weight" ] || continue
+		if [ "${39}" = 5 ]; then	# SCHED_IDLE: WEIGHT_IDLEPRIO
+			expected=3072
+		else
+			expected=$(( w[${17} + 20] << 10 ))
+		fi
+		[ "$weight" = "$expected" ] || echo "${d##*/} $weight $expected"
+	done
+}
+
+# wait_until SECONDS CMD...: poll CMD every 0.1 s until it succeeds.
+wait_until() {
+	local end=$((SECONDS + $1))
+	shift
+	until "$@"; do
+		[ $SECONDS -lt $end ] || return 1
+		sleep 0.1
+	done
+}

@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Burst scores as the kernel applies them, read from burst/tasks and
+ * /proc/<pid>/sched, against the formula of SPEC.md section 4. The
+ * expected values come from module/burst_math.c, which the host unit
+ * tests check against hand-computed cases.
+ *
+ * Needs the module loaded and the burst/ knobs at their defaults.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "../../module/burst_math.c"
+
+#define BURST_DIR	"/sys/kernel/debug/sliceext/burst/"
+#define MSEC		1000000ULL
+
+/* sched_prio_to_weight[] of kernel/sched/core.c, nice -20 .. 19. */
+static const unsigned long prio_to_weight[40] = {
+	88761, 71755, 56483, 46273, 36291,
+	29154, 23254, 18705, 14949, 11916,
+	9548, 7620, 6100, 4904, 3906,
+	3121, 2501, 1991, 1586, 1277,
+	1024, 820, 655, 526, 423,
+	335, 272, 215, 172, 137,
+	110, 87, 70, 56, 45,
+	36, 29, 23, 18, 15,
+};
+
+struct burst_line {
+	unsigned int score, penalty;
+	unsigned long long burst_ns;
+};
+
+static unsigned long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static void sleep_ms(unsigned int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+static void spin_ns(unsigned long long ns)
+{
+	unsigned long long end = now_ns() + ns;
+
+	while (now_ns() < end)
+		;
+}
+
+/* Expected score for a burst, at the default knobs. */
+static unsigned int predicted(unsigned long long burst_ns)
+{
+	return burst_score(burst_penalty(burst_ns, 24, 1536));
+}
+
+/*
+ * @pid's line in burst/tasks: "pid comm score penalty burst_ns". The
+ * comm may hold spaces, so the numbers are taken from the end.
+ */
+static int read_burst(pid_t pid, struct burst_line *out)
+{
+	char line[256], *f[8];
+	FILE *fp = fopen(BURST_DIR "tasks", "r");
+	int found = -1, n;
+
+	if (!fp)
+		return -1;
+	while (found && fgets(line, sizeof(line), fp)) {
+		if (atoi(line) != pid)
+			continue;
+		n = 0;
+		for (char *t = strtok(line, " \n"); t && n < 8; t = strtok(NULL, " \n"))
+			f[n++] = t;
+		if (n < 5)
+			break;
+		out->score = strtoul(f[n - 3], NULL, 10);
+		out->penalty = strtoul(f[n - 2], NULL, 10);
+		out->burst_ns = strtoull(f[n - 1], NULL, 10);
+		found = 0;
+	}
+	fclose(fp);
+	return found;
+}
+
+/* se.load.weight from /proc/<pid>/sched, scale_load()ed on 64-bit. */
+static unsigned long read_weight(pid_t pid)
+{
+	char path[64], line[256];
+	unsigned long w = 0;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/proc/%d/sched", pid);
+	fp = fopen(path, "r");
+	if (!fp)
+		return 0;
+	while (fgets(line, sizeof(line), fp))
+		if (sscanf(line, "se.load.weight : %lu", &w) == 1)
+			break;
+	fclose(fp);
+	return w;
+}
+
+static int write_knob(const char *name, unsigned int val)
+{
+	char path[128];
+	FILE *fp;
+	int ret;
+
+	snprintf(path, sizeof(path), BURST_DIR "%s", name);
+	fp = fopen(path, "w");
+	if (!fp)
+		return -1;
+	ret = fprintf(fp, "%u\n", val) < 0;
+	return fclose(fp) || ret ? -1 : 0;
+}
+
+static pid_t spawn_hog(int nice_inc)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		if (nice_inc && nice(nice_inc) < 0)
+			_exit(1);
+		for (;;)
+			;
+	}
+	return pid;
+}
+
+static void reap(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+/* Spin until our own burst reaches @ns; reading the file does not sleep. */
+static void spin_until_burst(unsigned long long ns, struct burst_line *me)
+{
+	do
+		spin_ns(20 * MSEC);
+	while (!read_burst(getpid(), me) && me->burst_ns < ns);
+}
+
+FIXTURE(burst) {
+};
+
+FIXTURE_SETUP(burst)
+{
+	ASSERT_EQ(0, write_knob("enabled", 1));
+	ASSERT_EQ(0, write_knob("penalty_offset", 24));
+	ASSERT_EQ(0, write_knob("penalty_scale", 1536));
+	ASSERT_EQ(0, write_knob("inherit_type", 2));
+}
+
+FIXTURE_TEARDOWN(burst)
+{
+	write_knob("inherit_type", 2);
+}
+
+/* A pure CPU hog's score follows its burst time, from the first second. */
+TEST_F(burst, hog_score_follows_formula)
+{
+	unsigned long long start = now_ns();
+	struct burst_line l = {};
+	pid_t hog = spawn_hog(0);
+	int i;
+
+	ASSERT_LT(0, hog);
+	for (i = 1; i <= 15; i++) {
+		sleep_ms(100);
+		ASSERT_EQ(0, read_burst(hog, &l));
+		TH_LOG("t=%llums burst=%llums score=%u penalty=%u predicted=%u",
+		       (now_ns() - start) / MSEC, l.burst_ns / MSEC, l.score,
+		       l.penalty, predicted(l.burst_ns));
+		/* The score is applied at each update_curr(): at most a tick old. */
+		ASSERT_LE(l.score, predicted(l.burst_ns));
+		ASSERT_GE(l.score, predicted(l.burst_ns > 20 * MSEC ?
+					     l.burst_ns - 20 * MSEC : 0));
+	}
+	reap(hog);
+	/* 1.5 s of wall time on 2 CPUs: well over half a second of burst. */
+	ASSERT_GE(l.burst_ns, 500 * MSEC);
+	ASSERT_GE(l.score, predicted(500 * MSEC));
+}
+
+/* A task that sleeps every millisecond never builds a burst. */
+TEST_F(burst, sleeper_stays_at_zero)
+{
+	struct burst_line l;
+	pid_t pid = fork();
+	int i;
+
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		for (;;) {
+			spin_ns(50000);
+			sleep_ms(1);
+		}
+	}
+	for (i = 0; i < 10; i++) {
+		sleep_ms(100);
+		ASSERT_EQ(0, read_burst(pid, &l));
+		ASSERT_EQ(0, l.score);
+		ASSERT_EQ(0, l.penalty);
+	}
+	reap(pid);
+}
+
+/* nice 5 plus a score s gives the weight of nice 5 + s. */
+TEST_F(burst, nice_and_score_compose)
+{
+	unsigned int before, prio;
+	struct burst_line l;
+	unsigned long w = 0;
+	pid_t hog = spawn_hog(5);
+	int i;
+
+	ASSERT_LT(0, hog);
+	sleep_ms(1200);
+	for (i = 0; i < 20; i++) {
+		ASSERT_EQ(0, read_burst(hog, &l));
+		before = l.score;
+		w = read_weight(hog);
+		ASSERT_EQ(0, read_burst(hog, &l));
+		if (before == l.score)
+			break;
+	}
+	reap(hog);
+	ASSERT_EQ(before, l.score);
+	ASSERT_LE(1, l.score);
+	prio = burst_prio(5, l.score);
+	TH_LOG("nice 5, score %u: weight %lu, expected %lu (prio index %u)",
+	       l.score, w, prio_to_weight[prio] << 10, prio);
+	ASSERT_EQ(prio_to_weight[prio] << 10, w);
+}
+
+/*
+ * A hog forks: report its penalty just before, then the child's line
+ * 10 ms later through @fd, as "parent_penalty child_penalty child_burst".
+ */
+static void fork_and_report(int fd, int forks)
+{
+	struct burst_line me, child;
+	pid_t pid = 0;
+	int i;
+
+	spin_until_burst(1000 * MSEC, &me);
+	for (i = 0; i < forks; i++) {
+		read_burst(getpid(), &me);
+		pid = fork();
+		if (pid == 0)
+			for (;;)
+				;
+	}
+	spin_ns(10 * MSEC);
+	if (read_burst(pid, &child))
+		_exit(1);
+	dprintf(fd, "%u %u %llu\n", me.penalty, child.penalty, child.burst_ns);
+	kill(0, SIGKILL);
+}
+
+static void check_inherited(struct __test_metadata *_metadata, int forks)
+{
+	unsigned int parent_penalty, child_penalty;
+	unsigned long long child_burst;
+	char buf[128] = "";
+	int fds[2];
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(fds));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		setpgid(0, 0);
+		close(fds[0]);
+		fork_and_report(fds[1], forks);
+		_exit(1);
+	}
+	close(fds[1]);
+	ASSERT_LT(0, read(fds[0], buf, sizeof(buf) - 1));
+	waitpid(pid, NULL, 0);
+	ASSERT_EQ(3, sscanf(buf, "%u %u %llu", &parent_penalty, &child_penalty,
+			    &child_burst));
+	TH_LOG("parent penalty %u (score %u), child penalty %u (score %u) after %llu ms of its own",
+	       parent_penalty, burst_score(parent_penalty), child_penalty,
+	       burst_score(child_penalty), child_burst / MSEC);
+	ASSERT_LE(parent_penalty, child_penalty);
+	ASSERT_LT(predicted(child_burst), burst_score(child_penalty));
+}
+
+/* inherit_type 1: the parent's children, or the parent itself if hungrier. */
+TEST_F(burst, child_of_hog_inherits_from_parent)
+{
+	ASSERT_EQ(0, write_knob("inherit_type", 1));
+	check_inherited(_metadata, 1);
+}
+
+/*
+ * inherit_type 2: the nearest ancestor with other children. The hog's
+ * second child finds the hog itself (it has the first one).
+ */
+TEST_F(burst, second_child_of_hog_inherits_from_hog)
+{
+	check_inherited(_metadata, 2);
+}
+
+/* inherit_type 0: nothing inherited. */
+TEST_F(burst, no_inheritance_with_type_0)
+{
+	unsigned int parent_penalty, child_penalty;
+	unsigned long long child_burst;
+	char buf[128] = "";
+	int fds[2];
+	pid_t pid;
+
+	ASSERT_EQ(0, write_knob("inherit_type", 0));
+	ASSERT_EQ(0, pipe(fds));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		setpgid(0, 0);
+		close(fds[0]);
+		fork_and_report(fds[1], 1);
+		_exit(1);
+	}
+	close(fds[1]);
+	ASSERT_LT(0, read(fds[0], buf, sizeof(buf) - 1));
+	waitpid(pid, NULL, 0);
+	ASSERT_EQ(3, sscanf(buf, "%u %u %llu", &parent_penalty, &child_penalty,
+			    &child_burst));
+	TH_LOG("parent penalty %u, child penalty %u after %llu ms of its own",
+	       parent_penalty, child_penalty, child_burst / MSEC);
+	ASSERT_LT(0, parent_penalty);
+	ASSERT_LE(child_penalty, burst_penalty(child_burst, 24, 1536));
+}
+
+static volatile pid_t spin_tid;
+
+static void *spin_thread(void *arg)
+{
+	spin_tid = gettid();
+	for (;;)
+		;
+	return NULL;
+}
+
+/* A new thread starts from its group's average: here the hog's own. */
+TEST_F(burst, thread_inherits_group_average)
+{
+	struct burst_line me, t = {};
+	pthread_t th;
+	char buf[64] = "";
+	int fds[2];
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(fds));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		close(fds[0]);
+		spin_until_burst(1000 * MSEC, &me);
+		read_burst(getpid(), &me);
+		if (pthread_create(&th, NULL, spin_thread, NULL))
+			_exit(1);
+		spin_ns(10 * MSEC);
+		if (!spin_tid || read_burst(spin_tid, &t))
+			_exit(1);
+		dprintf(fds[1], "%u %u\n", me.penalty, t.penalty);
+		_exit(0);
+	}
+	close(fds[1]);
+	ASSERT_LT(0, read(fds[0], buf, sizeof(buf) - 1));
+	waitpid(pid, NULL, 0);
+	ASSERT_EQ(2, sscanf(buf, "%u %u", &me.penalty, &t.penalty));
+	TH_LOG("group penalty %u, new thread %u", me.penalty, t.penalty);
+	ASSERT_LT(0, me.penalty);
+	ASSERT_LE(me.penalty, t.penalty);
+}
+
+TEST_HARNESS_MAIN
