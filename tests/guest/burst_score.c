@@ -277,17 +277,24 @@ static void fork_and_report(int fd, int forks)
 	kill(0, SIGKILL);
 }
 
-static void check_inherited(struct __test_metadata *_metadata, int forks)
-{
+struct fork_report {
 	unsigned int parent_penalty, child_penalty;
 	unsigned long long child_burst;
+};
+
+/* Run fork_and_report() in a process group of its own; read its line. */
+static int run_fork_report(struct __test_metadata *_metadata, int forks,
+			   struct fork_report *r)
+{
 	char buf[128] = "";
 	int fds[2];
 	pid_t pid;
 
-	ASSERT_EQ(0, pipe(fds));
+	if (pipe(fds))
+		return -1;
 	pid = fork();
-	ASSERT_LE(0, pid);
+	if (pid < 0)
+		return -1;
 	if (pid == 0) {
 		setpgid(0, 0);
 		close(fds[0]);
@@ -295,15 +302,27 @@ static void check_inherited(struct __test_metadata *_metadata, int forks)
 		_exit(1);
 	}
 	close(fds[1]);
-	ASSERT_LT(0, read(fds[0], buf, sizeof(buf) - 1));
+	if (read(fds[0], buf, sizeof(buf) - 1) <= 0)
+		return -1;
 	waitpid(pid, NULL, 0);
-	ASSERT_EQ(3, sscanf(buf, "%u %u %llu", &parent_penalty, &child_penalty,
-			    &child_burst));
+	close(fds[0]);
+	if (sscanf(buf, "%u %u %llu", &r->parent_penalty, &r->child_penalty,
+		   &r->child_burst) != 3)
+		return -1;
 	TH_LOG("parent penalty %u (score %u), child penalty %u (score %u) after %llu ms of its own",
-	       parent_penalty, burst_score(parent_penalty), child_penalty,
-	       burst_score(child_penalty), child_burst / MSEC);
-	ASSERT_LE(parent_penalty, child_penalty);
-	ASSERT_LT(predicted(child_burst), burst_score(child_penalty));
+	       r->parent_penalty, burst_score(r->parent_penalty),
+	       r->child_penalty, burst_score(r->child_penalty),
+	       r->child_burst / MSEC);
+	return 0;
+}
+
+static void check_inherited(struct __test_metadata *_metadata, int forks)
+{
+	struct fork_report r;
+
+	ASSERT_EQ(0, run_fork_report(_metadata, forks, &r));
+	ASSERT_LE(r.parent_penalty, r.child_penalty);
+	ASSERT_LT(predicted(r.child_burst), burst_score(r.child_penalty));
 }
 
 /* inherit_type 1: the parent's children, or the parent itself if hungrier. */
@@ -325,31 +344,12 @@ TEST_F(burst, second_child_of_hog_inherits_from_hog)
 /* inherit_type 0: nothing inherited. */
 TEST_F(burst, no_inheritance_with_type_0)
 {
-	unsigned int parent_penalty, child_penalty;
-	unsigned long long child_burst;
-	char buf[128] = "";
-	int fds[2];
-	pid_t pid;
+	struct fork_report r;
 
 	ASSERT_EQ(0, write_knob("inherit_type", 0));
-	ASSERT_EQ(0, pipe(fds));
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (pid == 0) {
-		setpgid(0, 0);
-		close(fds[0]);
-		fork_and_report(fds[1], 1);
-		_exit(1);
-	}
-	close(fds[1]);
-	ASSERT_LT(0, read(fds[0], buf, sizeof(buf) - 1));
-	waitpid(pid, NULL, 0);
-	ASSERT_EQ(3, sscanf(buf, "%u %u %llu", &parent_penalty, &child_penalty,
-			    &child_burst));
-	TH_LOG("parent penalty %u, child penalty %u after %llu ms of its own",
-	       parent_penalty, child_penalty, child_burst / MSEC);
-	ASSERT_LT(0, parent_penalty);
-	ASSERT_LE(child_penalty, burst_penalty(child_burst, 24, 1536));
+	ASSERT_EQ(0, run_fork_report(_metadata, 1, &r));
+	ASSERT_LT(0, r.parent_penalty);
+	ASSERT_LE(r.child_penalty, burst_penalty(r.child_burst, 24, 1536));
 }
 
 static volatile pid_t spin_tid;

@@ -88,6 +88,7 @@ burst_field() {
 
 # Threads whose load weight is not the stock one for their nice level and
 # policy, as "tid weight expected" lines; nothing when every task is stock.
+# Not the shell running the scan: it runs long enough to get a score.
 weight_mismatches() {
 	# sched_prio_to_weight[] of kernel/sched/core.c, nice -20 .. 19
 	local w=(88761 71755 56483 46273 36291 29154 23254 18705 14949 11916
@@ -96,6 +97,7 @@ weight_mismatches() {
 		 110 87 70 56 45 36 29 23 18 15)
 	local d stat k v weight expected
 	for d in /proc/[0-9]*/task/[0-9]*; do
+		[ "${d##*/}" != "$BASHPID" ] || continue
 		stat=$(cat "$d/stat" 2>/dev/null) || continue
 		# After the comm: field 19 (nice) is word 17, 41 (policy) 39.
 		# shellcheck disable=SC2086
