@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -32,34 +33,8 @@ void bench_usage_error(const char *tool, const char *fmt, ...)
 	exit(2);
 }
 
-int bench_getopt(const char *tool, int argc, char **argv,
-		 const struct option *opts)
-{
-	int c;
-
-	/* Leading ':' reports a missing value as ':' rather than '?'. */
-	opterr = 0;
-	c = getopt_long(argc, argv, ":h", opts, NULL);
-	switch (c) {
-	case '?':
-		if (optopt)
-			bench_usage_error(tool, "unknown option '-%c'", optopt);
-		bench_usage_error(tool, "unknown option '%s'", argv[optind - 1]);
-	case ':':
-		bench_usage_error(tool, "option '%s' needs a value",
-				  argv[optind - 1]);
-	case -1:
-		/* Every tool takes options only: a stray word is a typo. */
-		if (optind < argc)
-			bench_usage_error(tool, "unexpected argument '%s'",
-					  argv[optind]);
-		break;
-	}
-	return c;
-}
-
-long bench_parse_long(const char *tool, const char *opt, const char *arg,
-		      long min, long max)
+static long parse_long(const char *tool, const char *opt, const char *arg,
+		       long min, long max)
 {
 	char *end;
 	long v;
@@ -67,15 +42,16 @@ long bench_parse_long(const char *tool, const char *opt, const char *arg,
 	errno = 0;
 	v = strtol(arg, &end, 10);
 	if (!*arg || *arg == ' ' || *end || errno)
-		bench_usage_error(tool, "--%s: '%s' is not an integer", opt, arg);
+		bench_usage_error(tool, "--%s: '%s' is not an integer",
+				  opt, arg);
 	if (v < min || v > max)
 		bench_usage_error(tool, "--%s: %ld is out of range %ld..%ld",
 				  opt, v, min, max);
 	return v;
 }
 
-double bench_parse_double(const char *tool, const char *opt, const char *arg,
-			  double min, bool min_open, double max)
+static double parse_double(const char *tool, const char *opt, const char *arg,
+			   double min, bool min_open, double max)
 {
 	char *end;
 	double v;
@@ -90,11 +66,236 @@ double bench_parse_double(const char *tool, const char *opt, const char *arg,
 	return v;
 }
 
+static int parse_choice(const char *tool, const struct bench_opt *o,
+			const char *arg)
+{
+	char list[256] = "";
+	size_t len = 0;
+	int i;
+
+	for (i = 0; o->choices[i]; i++)
+		if (!strcmp(arg, o->choices[i]))
+			return i;
+	/* "a, b or c": the message lists what would have been accepted. */
+	for (i = 0; o->choices[i] && len < sizeof(list); i++)
+		len += snprintf(list + len, sizeof(list) - len, "%s%s",
+				!i ? "" : o->choices[i + 1] ? ", " : " or ",
+				o->choices[i]);
+	bench_usage_error(tool, "--%s: '%s' is not %s", o->name, arg, list);
+}
+
+static void set_option(const char *tool, const struct bench_opt *o,
+		       const char *arg)
+{
+	switch (o->kind) {
+	case BENCH_OPT_FLAG:
+		*o->to.flag = true;
+		break;
+	case BENCH_OPT_LONG:
+		*o->to.l = parse_long(tool, o->name, arg, (long)o->min,
+				      (long)o->max);
+		break;
+	case BENCH_OPT_DOUBLE:
+		*o->to.d = parse_double(tool, o->name, arg, o->min,
+					o->min_open, o->max);
+		break;
+	case BENCH_OPT_CHOICE:
+		*o->to.choice = parse_choice(tool, o, arg);
+		break;
+	}
+}
+
+/* The width of "--name ARG". */
+static int opt_width(const char *name, const char *arg)
+{
+	return 2 + (int)strlen(name) + (arg ? 1 + (int)strlen(arg) : 0);
+}
+
+/* "  --name ARG", then each line of @help starting in column @col. */
+static void print_option(const char *name, const char *arg, const char *help,
+			 int col)
+{
+	int w = printf("  --%s%s%s", name, arg ? " " : "", arg ? arg : "");
+	const char *nl;
+
+	for (;;) {
+		nl = strchrnul(help, '\n');
+		printf("%*s%.*s\n", col - w, "", (int)(nl - help), help);
+		if (!*nl)
+			break;
+		help = nl + 1;
+		w = 0;
+	}
+}
+
+static void __attribute__((noreturn))
+print_help(const char *tool, const char *about, const struct bench_opt *opts,
+	   size_t n)
+{
+	int col = opt_width("help", NULL);
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (opt_width(opts[i].name, opts[i].arg) > col)
+			col = opt_width(opts[i].name, opts[i].arg);
+	/* Indented by two, three spaces after the longest: one column. */
+	col += 2 + 3;
+	printf("Usage: %s [OPTION]...\n%s\n", tool, about);
+	for (i = 0; i < n; i++)
+		print_option(opts[i].name, opts[i].arg, opts[i].help, col);
+	print_option("help", NULL, "show this help", col);
+	exit(0);
+}
+
+/*
+ * getopt_long() returns OPT_VAL0 + the option's index: past any
+ * character, so that it cannot be taken for -h or for getopt's '?' and
+ * ':'. --help is the last index.
+ */
+#define OPT_VAL0	0x100
+
+void bench_parse_options(const char *tool, const char *about,
+			 const struct bench_opt *opts, size_t n,
+			 int argc, char **argv)
+{
+	struct option *lo = bench_calloc(tool, n + 2, sizeof(*lo));
+	size_t i;
+	int c;
+
+	for (i = 0; i < n; i++) {
+		lo[i].name = opts[i].name;
+		lo[i].has_arg = opts[i].kind == BENCH_OPT_FLAG ?
+				no_argument : required_argument;
+		lo[i].val = OPT_VAL0 + i;
+	}
+	lo[n].name = "help";
+	lo[n].has_arg = no_argument;
+	lo[n].val = OPT_VAL0 + n;
+
+	opterr = 0;
+	/* Leading ':' reports a missing value as ':' rather than '?'. */
+	while ((c = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
+		if (c == 'h' || c == lo[n].val) {
+			free(lo);
+			print_help(tool, about, opts, n);
+		}
+		if (c >= OPT_VAL0) {
+			set_option(tool, &opts[c - OPT_VAL0], optarg);
+			continue;
+		}
+		if (c == ':')
+			bench_usage_error(tool, "option '%s' needs a value",
+					  argv[optind - 1]);
+		/* A value given to a flag: optopt is that option's val. */
+		if (optopt >= OPT_VAL0)
+			bench_usage_error(tool, "option '--%s' takes no value",
+					  lo[optopt - OPT_VAL0].name);
+		if (optopt)
+			bench_usage_error(tool, "unknown option '-%c'", optopt);
+		bench_usage_error(tool, "unknown option '%s'",
+				  argv[optind - 1]);
+	}
+	/* Every tool takes options only: a stray word is a typo. */
+	if (optind < argc)
+		bench_usage_error(tool, "unexpected argument '%s'",
+				  argv[optind]);
+	free(lo);
+}
+
 int bench_online_cpus(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 
 	return n > 0 ? (int)n : 1;
+}
+
+/* calloc(), or NULL after a message on stderr. */
+/*
+ * Zeroed and cache-line aligned: per-thread structs are declared 64-byte
+ * aligned so that threads do not share lines, which calloc() alone does
+ * not honour.
+ */
+static void *calloc_or_say(const char *tool, size_t n, size_t size)
+{
+	size_t bytes = n * size;
+	void *p = NULL;
+
+	if (size && bytes / size != n)
+		errno = ENOMEM;
+	else
+		errno = posix_memalign(&p, 64, bytes ? (bytes + 63) & ~(size_t)63 : 64);
+	if (!p) {
+		fprintf(stderr, "%s: allocation: %s\n", tool, strerror(errno));
+		return NULL;
+	}
+	memset(p, 0, bytes);
+	return p;
+}
+
+void *bench_calloc(const char *tool, size_t n, size_t size)
+{
+	void *p = calloc_or_say(tool, n, size);
+
+	if (!p)
+		exit(1);
+	return p;
+}
+
+/* --- the measured run ------------------------------------------------- */
+
+void bench_run_init(struct bench_run *run, unsigned int nthreads)
+{
+	pthread_barrier_init(&run->start, NULL, nthreads + 1);
+	run->stop = 0;
+}
+
+int bench_run_thread(const char *tool, pthread_t *thread,
+		     void *(*fn)(void *), void *arg)
+{
+	int err = pthread_create(thread, NULL, fn, arg);
+
+	if (err) {
+		fprintf(stderr, "%s: pthread_create: %s\n", tool,
+			strerror(err));
+		return -1;
+	}
+	return 0;
+}
+
+double bench_run_measure(struct bench_run *run, double duration)
+{
+	uint64_t t_start, t_end;
+
+	bench_run_ready(run);
+	t_start = bench_now_ns();
+	bench_sleep_ns((uint64_t)(duration * 1e9));
+	__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
+	t_end = bench_now_ns();
+	return (double)(t_end - t_start) / 1e9;
+}
+
+double bench_run_threads(const char *tool, struct bench_run *run,
+			 unsigned int n, void *(*fn)(void *), void *args,
+			 size_t size, double duration)
+{
+	/* Not bench_calloc(): the caller's load may be running, to stop. */
+	pthread_t *threads = calloc_or_say(tool, n, sizeof(*threads));
+	double elapsed;
+	unsigned int i;
+
+	if (!threads)
+		return -1;
+	bench_run_init(run, n);
+	for (i = 0; i < n; i++) {
+		if (bench_run_thread(tool, &threads[i], fn,
+				     (char *)args + i * size))
+			return -1;
+	}
+	elapsed = bench_run_measure(run, duration);
+	for (i = 0; i < n; i++)
+		pthread_join(threads[i], NULL);
+	free(threads);
+	return elapsed;
 }
 
 /* --- time and busy work ----------------------------------------------- */
@@ -149,7 +350,7 @@ void bench_spin_cpu_ns(uint64_t ns)
 	 */
 	while (cpu_time_ns() < end)
 		for (i = 0; i < 1000; i++)
-			x += i;
+			x = x + i;
 }
 
 /* --- samples and percentiles ------------------------------------------ */
@@ -247,13 +448,19 @@ uint64_t bench_percentile(const uint64_t *v, size_t n, double pct)
 	return v[rank - 1];
 }
 
+double bench_samples_pct_us(const struct bench_samples *s, double pct)
+{
+	return bench_percentile(s->v, s->n, pct) / 1e3;
+}
+
 /* --- JSON output ------------------------------------------------------ */
 
-void bench_json_begin(struct bench_json *j, FILE *f)
+void bench_json_begin(struct bench_json *j, const char *tool)
 {
-	j->f = f;
+	j->f = stdout;
 	j->first = true;
-	fputc('{', f);
+	fputc('{', j->f);
+	bench_json_str(j, "tool", tool);
 }
 
 static void json_key(struct bench_json *j, const char *key)
@@ -313,6 +520,24 @@ void bench_json_end(struct bench_json *j)
 {
 	fputs("}\n", j->f);
 	fflush(j->f);
+}
+
+/* --- table output ---------------------------------------------------- */
+
+void bench_row_num(const char *label, double val, int decimals)
+{
+	printf("%-*s %*.*f\n", BENCH_LABEL_W, label, BENCH_VALUE_W, decimals,
+	       val);
+}
+
+void bench_row_uint(const char *label, unsigned long long val)
+{
+	printf("%-*s %*llu\n", BENCH_LABEL_W, label, BENCH_VALUE_W, val);
+}
+
+void bench_row_str(const char *label, const char *val)
+{
+	printf("%-*s %*s\n", BENCH_LABEL_W, label, BENCH_VALUE_W, val);
 }
 
 /* --- kernel counters -------------------------------------------------- */
@@ -478,7 +703,8 @@ static void __attribute__((noreturn)) forker_main(pid_t parent,
 	_exit(0);
 }
 
-int bench_load_start(struct bench_load *l, int hogs, int forkers)
+int bench_load_start(const char *tool, struct bench_load *l, int hogs,
+		     int forkers)
 {
 	pid_t parent = getpid();
 	int i, err;
@@ -490,7 +716,7 @@ int bench_load_start(struct bench_load *l, int hogs, int forkers)
 		return 0;
 	l->pids = calloc(hogs + forkers, sizeof(*l->pids));
 	if (!l->pids)
-		return -1;
+		goto fail;
 	if (forkers) {
 		/* Each forker counts its children here, one slot each. */
 		l->forks = mmap(NULL, forkers * sizeof(*l->forks),
@@ -518,7 +744,7 @@ int bench_load_start(struct bench_load *l, int hogs, int forkers)
 fail:
 	err = errno;
 	bench_load_stop(l);
-	errno = err;
+	fprintf(stderr, "%s: starting the load: %s\n", tool, strerror(err));
 	return -1;
 }
 

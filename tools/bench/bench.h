@@ -5,13 +5,14 @@
  * Every tool has the same shape: parse options (bad input exits 2), run
  * for --duration seconds, print a table or one JSON line. What they have
  * in common lives here so that the numbers are measured the same way in
- * each of them: the clock, busy work, percentiles, the kernel's counters
- * and the background load.
+ * each of them (the clock, the measured run, busy work, percentiles, the
+ * kernel's counters and the background load) and so that their options,
+ * --help and output read alike.
  */
 #ifndef SLICEEXT_BENCH_H
 #define SLICEEXT_BENCH_H
 
-#include <getopt.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -24,31 +25,138 @@
 /* --- options ---------------------------------------------------------- */
 
 /*
- * bench_getopt - getopt_long() for long options only, with the common
- * error handling: an unknown option, a missing value or a leftover
- * argument prints a message on stderr and exits 2. Returns the option's
- * val, or -1 when all options are parsed.
+ * Each tool describes its options in a table of struct bench_opt, and
+ * bench_parse_options() derives getopt_long()'s table, the value checks
+ * and the --help text from it: an option cannot be accepted without being
+ * documented, and a bad value is refused with the same words everywhere.
  */
-int bench_getopt(const char *tool, int argc, char **argv,
-		 const struct option *opts);
+enum bench_opt_kind {
+	BENCH_OPT_FLAG,		/* no value: sets *to.flag */
+	BENCH_OPT_LONG,		/* an integer in [min, max] */
+	BENCH_OPT_DOUBLE,	/* a finite number, [min, max] or (min, max] */
+	BENCH_OPT_CHOICE,	/* one of choices[]: *to.choice is its index */
+};
+
+struct bench_opt {
+	const char *name;		/* without the leading "--" */
+	enum bench_opt_kind kind;
+	/* One member per kind, so that a wrong variable does not compile. */
+	union {
+		bool *flag;
+		long *l;
+		double *d;
+		int *choice;
+	} to;
+	double min, max;		/* LONG (whole numbers) and DOUBLE */
+	bool min_open;			/* DOUBLE: min itself is refused */
+	const char *const *choices;	/* CHOICE: NULL-terminated */
+	const char *arg;		/* the value in --help: "N", "SEC" */
+	const char *help;		/* '\n' starts an indented line */
+};
+
+#define BENCH_FLAG(_name, _p, _help)					\
+	{ .name = (_name), .kind = BENCH_OPT_FLAG, .to.flag = (_p),	\
+	  .help = (_help) }
+#define BENCH_LONG(_name, _arg, _p, _min, _max, _help)			\
+	{ .name = (_name), .kind = BENCH_OPT_LONG, .to.l = (_p),	\
+	  .min = (_min), .max = (_max), .arg = (_arg), .help = (_help) }
+#define BENCH_DOUBLE(_name, _arg, _p, _min, _max, _help)		\
+	{ .name = (_name), .kind = BENCH_OPT_DOUBLE, .to.d = (_p),	\
+	  .min = (_min), .max = (_max), .arg = (_arg), .help = (_help) }
+/* (0, max]: a length or duration for which zero makes no sense. */
+#define BENCH_POSITIVE(_name, _arg, _p, _max, _help)			\
+	{ .name = (_name), .kind = BENCH_OPT_DOUBLE, .to.d = (_p),	\
+	  .min = 0, .min_open = true, .max = (_max), .arg = (_arg),	\
+	  .help = (_help) }
+#define BENCH_CHOICE(_name, _arg, _p, _choices, _help)			\
+	{ .name = (_name), .kind = BENCH_OPT_CHOICE, .to.choice = (_p),	\
+	  .choices = (_choices), .arg = (_arg), .help = (_help) }
+
+/* The options every measuring tool has, worded the same in each. */
+#define BENCH_OPT_DURATION(_p)						\
+	BENCH_POSITIVE("duration", "SEC", _p, 1e6,			\
+		       "measured run time in seconds (default 5)")
+#define BENCH_OPT_JSON(_p)						\
+	BENCH_FLAG("json", _p, "print one JSON object instead of the table")
+
+#define BENCH_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/*
+ * bench_parse_options - set the variables of @opts (@n entries) from the
+ * command line, in order, so a repeated option's last value counts.
+ * --help (or -h) prints "Usage: TOOL [OPTION]...", @about, a blank line
+ * and the options with their help on stdout, and exits 0. An unknown
+ * option, a missing or bad value or a stray argument prints a message on
+ * stderr and exits 2. Abbreviations getopt_long() accepts are accepted.
+ */
+void bench_parse_options(const char *tool, const char *about,
+			 const struct bench_opt *opts, size_t n,
+			 int argc, char **argv);
 
 /* Print "TOOL: message" and a --help hint on stderr, then exit(2). */
 void bench_usage_error(const char *tool, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));
 
-/* An integer in [min, max], or exit 2 naming the option. */
-long bench_parse_long(const char *tool, const char *opt, const char *arg,
-		      long min, long max);
-
-/*
- * A finite number in [min, max] (min excluded when min_open), or exit 2
- * naming the option. Durations and microsecond sizes take fractions.
- */
-double bench_parse_double(const char *tool, const char *opt, const char *arg,
-			  double min, bool min_open, double max);
-
 /* Online CPUs, at least 1. */
 int bench_online_cpus(void);
+
+/*
+ * calloc(), or "TOOL: calloc: reason" on stderr and exit(1). Only for
+ * the setup, before any load or thread is started that would outlive it.
+ */
+void *bench_calloc(const char *tool, size_t n, size_t size);
+
+/* --- the measured run ------------------------------------------------- */
+
+/*
+ * The threaded tools measure alike: each thread sets itself up, then
+ * waits in bench_run_ready() until all are ready, so that the clock
+ * starts with every thread running; they work until bench_run_stopped(),
+ * raised after --duration.
+ */
+struct bench_run {
+	pthread_barrier_t start;
+	/* Polled by every thread in its loop: a cache line of its own. */
+	int stop __attribute__((aligned(64)));
+};
+
+/* Prepare @run for @nthreads threads besides the main thread. */
+void bench_run_init(struct bench_run *run, unsigned int nthreads);
+
+/*
+ * pthread_create(), with "TOOL: pthread_create: reason" on stderr and
+ * -1 when it fails; 0 on success.
+ */
+int bench_run_thread(const char *tool, pthread_t *thread,
+		     void *(*fn)(void *), void *arg);
+
+static inline void bench_run_ready(struct bench_run *run)
+{
+	pthread_barrier_wait(&run->start);
+}
+
+static inline bool bench_run_stopped(struct bench_run *run)
+{
+	return __atomic_load_n(&run->stop, __ATOMIC_RELAXED);
+}
+
+/*
+ * In the main thread, once every thread is created: release them, sleep
+ * @duration seconds and raise the stop flag. Returns the seconds from
+ * release to stop; the caller joins the threads.
+ */
+double bench_run_measure(struct bench_run *run, double duration);
+
+/*
+ * bench_run_threads - the above for @n threads that are all alike: start
+ * @fn in each, thread i given @args + i * @size, measure @duration
+ * seconds and join them. Returns the seconds measured, or -1 after a
+ * message on stderr when a thread cannot be started (the caller then
+ * exits; threads already started wait at the barrier until it does).
+ */
+double bench_run_threads(const char *tool, struct bench_run *run,
+			 unsigned int n, void *(*fn)(void *), void *args,
+			 size_t size, double duration);
 
 /* --- time and busy work ----------------------------------------------- */
 
@@ -116,6 +224,9 @@ void bench_sort_u64(uint64_t *v, size_t n);
  */
 uint64_t bench_percentile(const uint64_t *v, size_t n, double pct);
 
+/* The @pct percentile of @s, sorted with bench_sort_u64(), in us. */
+double bench_samples_pct_us(const struct bench_samples *s, double pct);
+
 /* --- JSON output (one object on one line) ----------------------------- */
 
 struct bench_json {
@@ -123,7 +234,8 @@ struct bench_json {
 	bool first;
 };
 
-void bench_json_begin(struct bench_json *j, FILE *f);
+/* Open the object on stdout with its first key, "tool". */
+void bench_json_begin(struct bench_json *j, const char *tool);
 void bench_json_str(struct bench_json *j, const char *key, const char *val);
 void bench_json_int(struct bench_json *j, const char *key, long long val);
 /* A number with @decimals after the point; NaN and infinities as null. */
@@ -132,6 +244,20 @@ void bench_json_num(struct bench_json *j, const char *key, double val,
 void bench_json_bool(struct bench_json *j, const char *key, bool val);
 void bench_json_null(struct bench_json *j, const char *key);
 void bench_json_end(struct bench_json *j);
+
+/* --- table output ----------------------------------------------------- */
+
+/*
+ * A row of the tables: the label left-aligned, the value right-aligned,
+ * in the same columns in every tool so that their outputs line up when
+ * printed one after another.
+ */
+#define BENCH_LABEL_W	28
+#define BENCH_VALUE_W	14
+
+void bench_row_num(const char *label, double val, int decimals);
+void bench_row_uint(const char *label, unsigned long long val);
+void bench_row_str(const char *label, const char *val);
 
 /* --- kernel counters -------------------------------------------------- */
 
@@ -191,8 +317,12 @@ struct bench_load {
 	unsigned long forks_done;	/* their sum, once stopped */
 };
 
-/* 0, or -1 with errno after stopping what was started. */
-int bench_load_start(struct bench_load *l, int hogs, int forkers);
+/*
+ * 0, or -1 with "TOOL: starting the load: reason" on stderr after
+ * stopping what was started.
+ */
+int bench_load_start(const char *tool, struct bench_load *l, int hogs,
+		     int forkers);
 
 /*
  * Stop and reap every child: hogs get SIGKILL, forkers SIGTERM so that

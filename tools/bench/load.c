@@ -20,70 +20,43 @@
 
 #define TOOL	"load"
 
-static void usage(void)
-{
-	printf(
-"Usage: " TOOL " [OPTION]...\n"
+/* --help: what the tool does, before the options. */
+static const char about[] =
 "Run background load until SIGTERM or SIGINT, or for --duration seconds,\n"
 "then kill and reap every process it started. The processes inherit\n"
 "this one's nice value and scheduling policy: run it as\n"
 "'nice -n 19 " TOOL " ...' or 'chrt -i 0 " TOOL " ...' for background load.\n"
-"Give --hogs, --forkers or both.\n"
-"\n"
-"  --hogs M         M processes burning CPU in a loop (default 0)\n"
-"  --forkers K      K processes that each fork, one after another, a\n"
-"                   child doing 2-20 ms of CPU work, like make running\n"
-"                   compilers (default 0)\n"
-"  --duration SEC   stop after SEC seconds (default: run until signalled)\n"
-"  --verbose        print the pid and the number of children on start\n"
-"                   (on stderr)\n"
-"  --json           print one JSON object instead of the summary\n"
-"  --help           show this help\n");
-}
+"Give --hogs, --forkers or both.\n";
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "hogs",	required_argument,	NULL, 'H' },
-		{ "forkers",	required_argument,	NULL, 'F' },
-		{ "duration",	required_argument,	NULL, 'd' },
-		{ "verbose",	no_argument,		NULL, 'v' },
-		{ "json",	no_argument,		NULL, 'j' },
-		{ "help",	no_argument,		NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	long hogs = 0, forkers = 0;
 	double duration = 0, elapsed;
 	bool json = false, verbose = false;
+	const struct bench_opt opts[] = {
+		BENCH_LONG("hogs", "M", &hogs, 0, 4096,
+			   "M processes burning CPU in a loop (default 0)"),
+		BENCH_LONG("forkers", "K", &forkers, 0, 4096,
+			   "K processes that each fork, one after another, a\n"
+			   "child doing 2-20 ms of CPU work, like make running\n"
+			   "compilers (default 0)"),
+		/* Not BENCH_OPT_DURATION: no default, and a larger bound. */
+		BENCH_POSITIVE("duration", "SEC", &duration, 1e7,
+			       "stop after SEC seconds (default: run until signalled)"),
+		BENCH_FLAG("verbose", &verbose,
+			   "print the pid and the number of children on start\n"
+			   "(on stderr)"),
+		BENCH_FLAG("json", &json,
+			   "print one JSON object instead of the summary"),
+	};
 	const char *stopped_by = "duration";
 	struct bench_load load;
 	sigset_t sigs;
 	uint64_t t_start;
-	int c, sig;
+	int sig;
 
-	while ((c = bench_getopt(TOOL, argc, argv, opts)) != -1) {
-		switch (c) {
-		case 'H':
-			hogs = bench_parse_long(TOOL, "hogs", optarg, 0, 4096);
-			break;
-		case 'F':
-			forkers = bench_parse_long(TOOL, "forkers", optarg, 0, 4096);
-			break;
-		case 'd':
-			duration = bench_parse_double(TOOL, "duration", optarg,
-						      0, true, 1e7);
-			break;
-		case 'v':
-			verbose = true;
-			break;
-		case 'j':
-			json = true;
-			break;
-		case 'h':
-			usage();
-			return 0;
-		}
-	}
+	bench_parse_options(TOOL, about, opts, BENCH_ARRAY_SIZE(opts),
+			    argc, argv);
 	if (!hogs && !forkers)
 		bench_usage_error(TOOL, "nothing to run: give --hogs and/or "
 				  "--forkers");
@@ -99,10 +72,8 @@ int main(int argc, char **argv)
 	sigprocmask(SIG_BLOCK, &sigs, NULL);
 
 	fflush(NULL);
-	if (bench_load_start(&load, hogs, forkers)) {
-		perror(TOOL ": starting the load");
+	if (bench_load_start(TOOL, &load, hogs, forkers))
 		return 1;
-	}
 	t_start = bench_now_ns();
 	if (verbose)
 		fprintf(stderr, TOOL ": pid %d, %ld hogs, %ld forkers, "
@@ -137,8 +108,7 @@ int main(int argc, char **argv)
 	if (json) {
 		struct bench_json j;
 
-		bench_json_begin(&j, stdout);
-		bench_json_str(&j, "tool", TOOL);
+		bench_json_begin(&j, TOOL);
 		bench_json_int(&j, "hogs", hogs);
 		bench_json_int(&j, "forkers", forkers);
 		bench_json_int(&j, "forks", bench_load_forks(&load));

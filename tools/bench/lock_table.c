@@ -14,7 +14,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,14 +40,12 @@
 
 static uint64_t table[TABLE_SLOTS] __attribute__((aligned(64)));
 static int lock_word __attribute__((aligned(64)));
-static int stop_flag __attribute__((aligned(64)));
+static struct bench_run run;	/* its stop flag on a line of its own */
 
 static uint64_t cs_iters;	/* table updates per critical section */
 static uint64_t out_iters;	/* private updates between sections */
-static pthread_barrier_t start_barrier;
 
 struct client {
-	pthread_t thread;
 	bool ext;		/* --ext given */
 	bool ext_on;		/* enabled for this thread */
 	uint64_t seed;
@@ -59,27 +56,12 @@ struct client {
 	struct bench_samples wait;
 } __attribute__((aligned(64)));	/* no false sharing between clients */
 
-static void usage(void)
-{
-	printf(
-"Usage: " TOOL " [OPTION]...\n"
+/* --help: what the tool does, before the options. */
+static const char about[] =
 "Threads take a user-space spinlock guarding a shared table, update the\n"
 "table for --cs-us, release it and work --outside-us elsewhere. Reports\n"
 "critical sections per second, lock-wait percentiles and how often the\n"
-"lock holder was preempted.\n"
-"\n"
-"  --clients N       threads taking the lock (default: 3 x online CPUs)\n"
-"  --cs-us US        critical section length in microseconds, as a\n"
-"                    calibrated number of table updates (default 5)\n"
-"  --outside-us US   work between critical sections in us (default 20)\n"
-"  --ext             ask for a time slice extension around each critical\n"
-"                    section (rseq slice_ctrl, Linux 7.0 ABI); without\n"
-"                    kernel support the run goes on without requests\n"
-"  --hogs M          also run M CPU-hog processes during the run (default 0)\n"
-"  --duration SEC    measured run time in seconds (default 5)\n"
-"  --json            print one JSON object instead of the table\n"
-"  --help            show this help\n");
-}
+"lock holder was preempted.\n";
 
 /*
  * One "table update": an LCG picks a slot and increments it. Fixed work
@@ -145,9 +127,9 @@ static void *client_fn(void *arg)
 		rs = rseq_slice_area();
 		c->ext_on = rs && rseq_slice_enable() == 0;
 	}
-	pthread_barrier_wait(&start_barrier);
+	bench_run_ready(&run);
 
-	while (!__atomic_load_n(&stop_flag, __ATOMIC_RELAXED)) {
+	while (!bench_run_stopped(&run)) {
 		uint64_t t0, t1;
 		bool yielded = false;
 		long n0, d;
@@ -279,61 +261,39 @@ static struct ext_stats read_ext_stats(void)
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "clients",	required_argument,	NULL, 'c' },
-		{ "cs-us",	required_argument,	NULL, 's' },
-		{ "outside-us",	required_argument,	NULL, 'o' },
-		{ "ext",	no_argument,		NULL, 'e' },
-		{ "hogs",	required_argument,	NULL, 'H' },
-		{ "duration",	required_argument,	NULL, 'd' },
-		{ "json",	no_argument,		NULL, 'j' },
-		{ "help",	no_argument,		NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	int ncpu = bench_online_cpus();
 	long clients = 3L * ncpu, hogs = 0;
 	double cs_us = 5, outside_us = 20, duration = 5, ns_per_iter;
 	bool ext = false, json = false, ext_available, stats_ok;
+	const struct bench_opt opts[] = {
+		BENCH_LONG("clients", "N", &clients, 1, 4096,
+			   "threads taking the lock (default: 3 x online CPUs)"),
+		BENCH_POSITIVE("cs-us", "US", &cs_us, 1e6,
+			       "critical section length in microseconds, as a\n"
+			       "calibrated number of table updates (default 5)"),
+		BENCH_DOUBLE("outside-us", "US", &outside_us, 0, 1e6,
+			     "work between critical sections in us (default 20)"),
+		BENCH_FLAG("ext", &ext,
+			   "ask for a time slice extension around each critical\n"
+			   "section (rseq slice_ctrl, Linux 7.0 ABI); without\n"
+			   "kernel support the run goes on without requests"),
+		BENCH_LONG("hogs", "M", &hogs, 0, 4096,
+			   "also run M CPU-hog processes during the run (default 0)"),
+		BENCH_OPT_DURATION(&duration),
+		BENCH_OPT_JSON(&json),
+	};
 	const char *ext_reason;
 	struct ext_stats st0, st1;
 	struct bench_samples wait = { 0 };
 	struct bench_load load;
 	struct client *cl;
 	unsigned long ops = 0, preempted = 0, yields = 0;
-	uint64_t t_start, t_end, sum = 0;
-	double elapsed, ops_per_s, frac;
-	int c, i;
+	uint64_t sum = 0;
+	double elapsed, ops_per_s, frac, p50, p99, max;
+	int i;
 
-	while ((c = bench_getopt(TOOL, argc, argv, opts)) != -1) {
-		switch (c) {
-		case 'c':
-			clients = bench_parse_long(TOOL, "clients", optarg, 1, 4096);
-			break;
-		case 's':
-			cs_us = bench_parse_double(TOOL, "cs-us", optarg, 0, true, 1e6);
-			break;
-		case 'o':
-			outside_us = bench_parse_double(TOOL, "outside-us", optarg,
-							0, false, 1e6);
-			break;
-		case 'e':
-			ext = true;
-			break;
-		case 'H':
-			hogs = bench_parse_long(TOOL, "hogs", optarg, 0, 4096);
-			break;
-		case 'd':
-			duration = bench_parse_double(TOOL, "duration", optarg,
-						      0, true, 1e6);
-			break;
-		case 'j':
-			json = true;
-			break;
-		case 'h':
-			usage();
-			return 0;
-		}
-	}
+	bench_parse_options(TOOL, about, opts, BENCH_ARRAY_SIZE(opts),
+			    argc, argv);
 
 	ext_reason = ext_probe();
 	ext_available = !ext_reason;
@@ -348,43 +308,24 @@ int main(int argc, char **argv)
 		cs_iters = 1;
 	out_iters = (uint64_t)(outside_us * 1000.0 / ns_per_iter + 0.5);
 
-	cl = calloc(clients, sizeof(*cl));
-	if (!cl) {
-		perror(TOOL ": calloc");
-		return 1;
-	}
+	cl = bench_calloc(TOOL, clients, sizeof(*cl));
 	for (i = 0; i < clients; i++) {
 		cl[i].ext = ext;
 		cl[i].seed = (uint64_t)i * 0x9e3779b97f4a7c15ULL + 1;
-		cl[i].priv = calloc(TABLE_SLOTS, sizeof(uint64_t));
-		if (!cl[i].priv) {
-			perror(TOOL ": calloc");
-			return 1;
-		}
+		cl[i].priv = bench_calloc(TOOL, TABLE_SLOTS, sizeof(uint64_t));
 	}
 
 	st0 = read_ext_stats();
 	/* Fork the hogs before any thread exists. */
-	if (bench_load_start(&load, hogs, 0)) {
-		perror(TOOL ": starting the hogs");
+	if (bench_load_start(TOOL, &load, hogs, 0))
+		return 1;
+	elapsed = bench_run_threads(TOOL, &run, clients, client_fn, cl,
+				    sizeof(*cl), duration);
+	if (elapsed < 0) {
+		bench_load_stop(&load);
 		return 1;
 	}
-	pthread_barrier_init(&start_barrier, NULL, clients + 1);
 	for (i = 0; i < clients; i++) {
-		errno = pthread_create(&cl[i].thread, NULL, client_fn, &cl[i]);
-		if (errno) {
-			perror(TOOL ": pthread_create");
-			bench_load_stop(&load);
-			return 1;
-		}
-	}
-	pthread_barrier_wait(&start_barrier);
-	t_start = bench_now_ns();
-	bench_sleep_ns((uint64_t)(duration * 1e9));
-	__atomic_store_n(&stop_flag, 1, __ATOMIC_RELAXED);
-	t_end = bench_now_ns();
-	for (i = 0; i < clients; i++) {
-		pthread_join(cl[i].thread, NULL);
 		ops += cl[i].ops;
 		preempted += cl[i].preempted;
 		yields += cl[i].yields;
@@ -409,16 +350,17 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	elapsed = (double)(t_end - t_start) / 1e9;
 	ops_per_s = ops / elapsed;
 	frac = ops ? (double)preempted / ops : 0;
 	bench_sort_u64(wait.v, wait.n);
+	p50 = bench_samples_pct_us(&wait, 50);
+	p99 = bench_samples_pct_us(&wait, 99);
+	max = wait.max / 1e3;
 
 	if (json) {
 		struct bench_json j;
 
-		bench_json_begin(&j, stdout);
-		bench_json_str(&j, "tool", TOOL);
+		bench_json_begin(&j, TOOL);
 		bench_json_int(&j, "clients", clients);
 		bench_json_int(&j, "hogs", hogs);
 		bench_json_num(&j, "cs_us", cs_us, 3);
@@ -427,18 +369,17 @@ int main(int argc, char **argv)
 		bench_json_bool(&j, "ext_available", ext_available);
 		bench_json_num(&j, "duration_s", elapsed, 3);
 		bench_json_num(&j, "ops_per_s", ops_per_s, 1);
-		bench_json_num(&j, "wait_p50_us",
-			       bench_percentile(wait.v, wait.n, 50) / 1e3, 3);
-		bench_json_num(&j, "wait_p99_us",
-			       bench_percentile(wait.v, wait.n, 99) / 1e3, 3);
-		bench_json_num(&j, "wait_max_us", wait.max / 1e3, 3);
+		bench_json_num(&j, "wait_p50_us", p50, 3);
+		bench_json_num(&j, "wait_p99_us", p99, 3);
+		bench_json_num(&j, "wait_max_us", max, 3);
 		bench_json_int(&j, "holder_preempted", preempted);
 		bench_json_num(&j, "holder_preempted_frac", frac, 6);
 		bench_json_int(&j, "yields", yields);
 		if (stats_ok) {
 			bench_json_int(&j, "requested",
 				       st1.requested - st0.requested);
-			bench_json_int(&j, "granted", st1.granted - st0.granted);
+			bench_json_int(&j, "granted",
+				       st1.granted - st0.granted);
 			bench_json_int(&j, "denied", st1.denied - st0.denied);
 		} else {
 			bench_json_null(&j, "requested");
@@ -462,24 +403,23 @@ int main(int argc, char **argv)
 			printf("  slice extension unavailable (%s): ran "
 			       "without requests\n",
 			       ext_reason ? ext_reason : "a thread's prctl() failed");
-		printf("%-28s %14.1f\n", "critical sections/s", ops_per_s);
-		printf("%-28s %14.3f\n", "lock wait p50 (us)",
-		       bench_percentile(wait.v, wait.n, 50) / 1e3);
-		printf("%-28s %14.3f\n", "lock wait p99 (us)",
-		       bench_percentile(wait.v, wait.n, 99) / 1e3);
-		printf("%-28s %14.3f\n", "lock wait max (us)", wait.max / 1e3);
-		printf("%-28s %14lu  of %lu (%.4f)\n", "holder preempted",
-		       preempted, ops, frac);
-		printf("%-28s %14lu\n", "yields after a grant", yields);
+		bench_row_num("critical sections/s", ops_per_s, 1);
+		bench_row_num("lock wait p50 (us)", p50, 3);
+		bench_row_num("lock wait p99 (us)", p99, 3);
+		bench_row_num("lock wait max (us)", max, 3);
+		/* More than a value: out of how many, and the share. */
+		printf("%-*s %*lu  of %lu (%.4f)\n", BENCH_LABEL_W,
+		       "holder preempted", BENCH_VALUE_W, preempted, ops, frac);
+		bench_row_uint("yields after a grant", yields);
 		if (stats_ok) {
-			printf("%-28s %14llu\n", "ext/stats requested",
-			       st1.requested - st0.requested);
-			printf("%-28s %14llu\n", "ext/stats granted",
-			       st1.granted - st0.granted);
-			printf("%-28s %14llu\n", "ext/stats denied",
-			       st1.denied - st0.denied);
+			bench_row_uint("ext/stats requested",
+				       st1.requested - st0.requested);
+			bench_row_uint("ext/stats granted",
+				       st1.granted - st0.granted);
+			bench_row_uint("ext/stats denied",
+				       st1.denied - st0.denied);
 		} else {
-			printf("%-28s %14s\n", "ext/stats", "unreadable");
+			bench_row_str("ext/stats", "unreadable");
 		}
 	}
 	bench_samples_free(&wait);

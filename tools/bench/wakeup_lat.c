@@ -10,7 +10,6 @@
  * the opposite.
  */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <linux/futex.h>
 #include <math.h>
 #include <pthread.h>
@@ -44,30 +43,15 @@ struct msg {
 	unsigned long rounds;
 } __attribute__((aligned(64)));
 
-static int stop_flag;
+static struct bench_run run;
 static uint64_t work_ns, interval_ns;
-static pthread_barrier_t start_barrier;
 
-static void usage(void)
-{
-	printf(
-"Usage: " TOOL " [OPTION]...\n"
+/* --help: what the tool does, before the options. */
+static const char about[] =
 "Message threads wake their workers every --interval-us; each worker\n"
 "records its wakeup latency (wake to running), works --work-us and\n"
 "reports back. Reports latency percentiles and the workers' run delay\n"
-"per switch (from /proc/self/task/<tid>/schedstat).\n"
-"\n"
-"  --message-threads M  message threads (default 2)\n"
-"  --workers W          workers per message thread (default 4)\n"
-"  --work-us U          busy work per wakeup in microseconds of wall time\n"
-"                       (default 300)\n"
-"  --interval-us I      sleep between rounds in microseconds (default 2000)\n"
-"  --hogs H             also run H CPU-hog processes (default 0)\n"
-"  --forkers K          also run K build-like forking processes (default 0)\n"
-"  --duration SEC       measured run time in seconds (default 5)\n"
-"  --json               print one JSON object instead of the table\n"
-"  --help               show this help\n");
-}
+"per switch (from /proc/self/task/<tid>/schedstat).\n";
 
 static void futex_wait(uint32_t *uaddr, uint32_t val)
 {
@@ -88,7 +72,7 @@ static void *worker_fn(void *arg)
 
 	/* From the start of our own life: run delay is per thread. */
 	w->st_ok = !bench_read_schedstat(bench_gettid(), &w->st0);
-	pthread_barrier_wait(&start_barrier);
+	bench_run_ready(&run);
 
 	for (;;) {
 		uint64_t now;
@@ -116,10 +100,10 @@ static void *msg_fn(void *arg)
 	uint32_t round = 0, p;
 	int i;
 
-	pthread_barrier_wait(&start_barrier);
-	while (!__atomic_load_n(&stop_flag, __ATOMIC_RELAXED)) {
+	bench_run_ready(&run);
+	while (!bench_run_stopped(&run)) {
 		bench_sleep_ns(interval_ns);
-		if (__atomic_load_n(&stop_flag, __ATOMIC_RELAXED))
+		if (bench_run_stopped(&run))
 			break;
 		round++;
 		__atomic_store_n(&m->pending, m->nworkers, __ATOMIC_RELAXED);
@@ -152,73 +136,41 @@ static void *msg_fn(void *arg)
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "message-threads", required_argument,	NULL, 'm' },
-		{ "workers",	required_argument,	NULL, 'w' },
-		{ "work-us",	required_argument,	NULL, 'u' },
-		{ "interval-us", required_argument,	NULL, 'i' },
-		{ "hogs",	required_argument,	NULL, 'H' },
-		{ "forkers",	required_argument,	NULL, 'F' },
-		{ "duration",	required_argument,	NULL, 'd' },
-		{ "json",	no_argument,		NULL, 'j' },
-		{ "help",	no_argument,		NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	long nmsg = 2, nwork = 4, hogs = 0, forkers = 0;
 	double work_us = 300, interval_us = 2000, duration = 5;
 	bool json = false, st_ok = true;
+	const struct bench_opt opts[] = {
+		BENCH_LONG("message-threads", "M", &nmsg, 1, 1024,
+			   "message threads (default 2)"),
+		BENCH_LONG("workers", "W", &nwork, 1, 1024,
+			   "workers per message thread (default 4)"),
+		BENCH_DOUBLE("work-us", "U", &work_us, 0, 1e7,
+			     "busy work per wakeup in microseconds of wall time\n"
+			     "(default 300)"),
+		BENCH_DOUBLE("interval-us", "I", &interval_us, 0, 1e7,
+			     "sleep between rounds in microseconds (default 2000)"),
+		BENCH_LONG("hogs", "H", &hogs, 0, 4096,
+			   "also run H CPU-hog processes (default 0)"),
+		BENCH_LONG("forkers", "K", &forkers, 0, 4096,
+			   "also run K build-like forking processes (default 0)"),
+		BENCH_OPT_DURATION(&duration),
+		BENCH_OPT_JSON(&json),
+	};
 	struct bench_samples lat = { 0 };
 	struct bench_load load;
 	struct worker *workers;
 	struct msg *msgs;
-	uint64_t t_start, t_end, delay = 0, slices = 0;
+	uint64_t delay = 0, slices = 0;
 	double elapsed, per_switch = NAN, p[5];
-	int c, i, k;
+	int i, k;
 
-	while ((c = bench_getopt(TOOL, argc, argv, opts)) != -1) {
-		switch (c) {
-		case 'm':
-			nmsg = bench_parse_long(TOOL, "message-threads", optarg,
-						1, 1024);
-			break;
-		case 'w':
-			nwork = bench_parse_long(TOOL, "workers", optarg, 1, 1024);
-			break;
-		case 'u':
-			work_us = bench_parse_double(TOOL, "work-us", optarg,
-						     0, false, 1e7);
-			break;
-		case 'i':
-			interval_us = bench_parse_double(TOOL, "interval-us",
-							 optarg, 0, false, 1e7);
-			break;
-		case 'H':
-			hogs = bench_parse_long(TOOL, "hogs", optarg, 0, 4096);
-			break;
-		case 'F':
-			forkers = bench_parse_long(TOOL, "forkers", optarg, 0, 4096);
-			break;
-		case 'd':
-			duration = bench_parse_double(TOOL, "duration", optarg,
-						      0, true, 1e6);
-			break;
-		case 'j':
-			json = true;
-			break;
-		case 'h':
-			usage();
-			return 0;
-		}
-	}
+	bench_parse_options(TOOL, about, opts, BENCH_ARRAY_SIZE(opts),
+			    argc, argv);
 	work_ns = (uint64_t)(work_us * 1e3);
 	interval_ns = (uint64_t)(interval_us * 1e3);
 
-	msgs = calloc(nmsg, sizeof(*msgs));
-	workers = calloc(nmsg * nwork, sizeof(*workers));
-	if (!msgs || !workers) {
-		perror(TOOL ": calloc");
-		return 1;
-	}
+	msgs = bench_calloc(TOOL, nmsg, sizeof(*msgs));
+	workers = bench_calloc(TOOL, nmsg * nwork, sizeof(*workers));
 	for (i = 0; i < nmsg; i++) {
 		msgs[i].workers = &workers[i * nwork];
 		msgs[i].nworkers = nwork;
@@ -227,27 +179,18 @@ int main(int argc, char **argv)
 	}
 
 	/* Fork the load before any thread exists. */
-	if (bench_load_start(&load, hogs, forkers)) {
-		perror(TOOL ": starting the load");
+	if (bench_load_start(TOOL, &load, hogs, forkers))
 		return 1;
-	}
-	pthread_barrier_init(&start_barrier, NULL, nmsg * nwork + nmsg + 1);
+	bench_run_init(&run, nmsg * nwork + nmsg);
 	for (i = 0; i < nmsg * nwork; i++) {
-		errno = pthread_create(&workers[i].thread, NULL, worker_fn,
-				       &workers[i]);
-		if (errno)
+		if (bench_run_thread(TOOL, &workers[i].thread, worker_fn,
+				     &workers[i]))
 			goto thread_fail;
 	}
-	for (i = 0; i < nmsg; i++) {
-		errno = pthread_create(&msgs[i].thread, NULL, msg_fn, &msgs[i]);
-		if (errno)
+	for (i = 0; i < nmsg; i++)
+		if (bench_run_thread(TOOL, &msgs[i].thread, msg_fn, &msgs[i]))
 			goto thread_fail;
-	}
-	pthread_barrier_wait(&start_barrier);
-	t_start = bench_now_ns();
-	bench_sleep_ns((uint64_t)(duration * 1e9));
-	__atomic_store_n(&stop_flag, 1, __ATOMIC_RELAXED);
-	t_end = bench_now_ns();
+	elapsed = bench_run_measure(&run, duration);
 	for (i = 0; i < nmsg; i++)
 		pthread_join(msgs[i].thread, NULL);
 	for (i = 0; i < nmsg * nwork; i++) {
@@ -265,21 +208,19 @@ int main(int argc, char **argv)
 	}
 	bench_load_stop(&load);
 
-	elapsed = (double)(t_end - t_start) / 1e9;
 	if (st_ok && slices)
 		per_switch = (double)delay / (double)slices / 1e3;
 	bench_sort_u64(lat.v, lat.n);
-	p[0] = bench_percentile(lat.v, lat.n, 50) / 1e3;
-	p[1] = bench_percentile(lat.v, lat.n, 90) / 1e3;
-	p[2] = bench_percentile(lat.v, lat.n, 99) / 1e3;
-	p[3] = bench_percentile(lat.v, lat.n, 99.9) / 1e3;
+	p[0] = bench_samples_pct_us(&lat, 50);
+	p[1] = bench_samples_pct_us(&lat, 90);
+	p[2] = bench_samples_pct_us(&lat, 99);
+	p[3] = bench_samples_pct_us(&lat, 99.9);
 	p[4] = lat.max / 1e3;
 
 	if (json) {
 		struct bench_json j;
 
-		bench_json_begin(&j, stdout);
-		bench_json_str(&j, "tool", TOOL);
+		bench_json_begin(&j, TOOL);
 		bench_json_int(&j, "message_threads", nmsg);
 		bench_json_int(&j, "workers", nwork);
 		bench_json_num(&j, "work_us", work_us, 3);
@@ -300,19 +241,18 @@ int main(int argc, char **argv)
 		       "interval %.0f us, %ld hogs, %ld forkers, %.2f s\n",
 		       TOOL, nmsg, nwork, work_us, interval_us, hogs, forkers,
 		       elapsed);
-		printf("%-28s %14llu\n", "wakeups",
-		       (unsigned long long)lat.count);
-		printf("%-28s %14.3f\n", "latency p50 (us)", p[0]);
-		printf("%-28s %14.3f\n", "latency p90 (us)", p[1]);
-		printf("%-28s %14.3f\n", "latency p99 (us)", p[2]);
-		printf("%-28s %14.3f\n", "latency p99.9 (us)", p[3]);
-		printf("%-28s %14.3f\n", "latency max (us)", p[4]);
+		bench_row_uint("wakeups", lat.count);
+		bench_row_num("latency p50 (us)", p[0], 3);
+		bench_row_num("latency p90 (us)", p[1], 3);
+		bench_row_num("latency p99 (us)", p[2], 3);
+		bench_row_num("latency p99.9 (us)", p[3], 3);
+		bench_row_num("latency max (us)", p[4], 3);
 		if (!isnan(per_switch))
-			printf("%-28s %14.3f\n", "run delay per switch (us)",
-			       per_switch);
+			bench_row_num("run delay per switch (us)",
+				      per_switch, 3);
 		else
-			printf("%-28s %14s\n", "run delay per switch (us)",
-			       "n/a (no schedstat)");
+			bench_row_str("run delay per switch (us)",
+				      "n/a (no schedstat)");
 	}
 	bench_samples_free(&lat);
 	free(workers);
@@ -320,7 +260,6 @@ int main(int argc, char **argv)
 	return 0;
 
 thread_fail:
-	perror(TOOL ": pthread_create");
 	bench_load_stop(&load);
 	return 1;
 }
