@@ -218,6 +218,8 @@ TEST_F(burst, sleeper_stays_at_zero)
 	for (i = 0; i < 10; i++) {
 		sleep_ms(100);
 		ASSERT_EQ(0, read_burst(pid, &l));
+		TH_LOG("t=%dms burst=%lluus score=%u penalty=%u", (i + 1) * 100,
+		       l.burst_ns / 1000, l.score, l.penalty);
 		ASSERT_EQ(0, l.score);
 		ASSERT_EQ(0, l.penalty);
 	}
