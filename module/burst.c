@@ -307,15 +307,37 @@ void sliceext_burst_fork(struct task_struct *p, unsigned long clone_flags)
 	burst_of(p)->penalty = penalty;
 }
 
-/* Apply the current knobs to every task now. */
-static void burst_reweight_all(void)
+/*
+ * Apply the knobs to every task now. @forget: penalty_offset or
+ * penalty_scale changed, so the penalties remembered and cached under the
+ * old values mean nothing any more; scores restart from the running bursts.
+ */
+static void burst_walk(bool forget)
 {
 	struct task_struct *g, *p;
+	struct sliceext_burst *b;
 
 	guard(mutex)(&burst_walk_lock);
 	guard(rcu)();
-	for_each_process_thread(g, p)
+	for_each_process_thread(g, p) {
+		if (forget) {
+			b = burst_of(p);
+			WRITE_ONCE(b->penalty, 0);
+			WRITE_ONCE(b->child_cache, 0);
+			WRITE_ONCE(b->group_cache, 0);
+		}
 		burst_refresh(p, false);
+	}
+}
+
+static void burst_enabled_changed(void)
+{
+	burst_walk(false);
+}
+
+static void burst_penalty_changed(void)
+{
+	burst_walk(true);
 }
 
 /* burst/tasks: "pid comm score penalty burst_ns" for every fair task. */
@@ -340,9 +362,9 @@ static int tasks_show(struct seq_file *m, void *unused)
 DEFINE_SHOW_ATTRIBUTE(tasks);
 
 static struct sliceext_knob burst_knobs[] = {
-	{ "enabled",		&burst_enabled,		0, 1, burst_reweight_all },
-	{ "penalty_offset",	&burst_penalty_offset,	0, 63, burst_reweight_all },
-	{ "penalty_scale",	&burst_penalty_scale,	0, 4095, burst_reweight_all },
+	{ "enabled",		&burst_enabled,		0, 1, burst_enabled_changed },
+	{ "penalty_offset",	&burst_penalty_offset,	0, 63, burst_penalty_changed },
+	{ "penalty_scale",	&burst_penalty_scale,	0, 4095, burst_penalty_changed },
 	{ "smoothness",		&burst_smoothness,	0, 3 },
 	{ "inherit_type",	&burst_inherit_type,	0, 2 },
 	{ "cache_lifetime_ns",	&burst_cache_lifetime_ns, 0, NSEC_PER_SEC },
