@@ -88,32 +88,32 @@ burst_field() {
 
 # Threads whose load weight is not the stock one for their nice level and
 # policy, as "tid weight expected" lines; nothing when every task is stock.
-# Not the shell running the scan: it runs long enough to get a score.
+# One process that forks nothing does the scan and leaves itself out: a
+# scan runs long enough to get a burst score, and children would inherit it.
 weight_mismatches() {
-	# sched_prio_to_weight[] of kernel/sched/core.c, nice -20 .. 19
-	local w=(88761 71755 56483 46273 36291 29154 23254 18705 14949 11916
-		 9548 7620 6100 4904 3906 3121 2501 1991 1586 1277
-		 1024 820 655 526 423 335 272 215 172 137
-		 110 87 70 56 45 36 29 23 18 15)
-	local d stat k v weight expected
-	for d in /proc/[0-9]*/task/[0-9]*; do
-		[ "${d##*/}" != "$BASHPID" ] || continue
-		stat=$(cat "$d/stat" 2>/dev/null) || continue
-		# After the comm: field 19 (nice) is word 17, 41 (policy) 39.
-		# shellcheck disable=SC2086
-		set -- ${stat##*) }
-		weight=
-		while read -r k _ v; do
-			[ "$k" = se.load.weight ] && weight=$v && break
-		done < "$d/sched" 2>/dev/null
-		[ -n "$weight" ] || continue
-		if [ "${39}" = 5 ]; then	# SCHED_IDLE: WEIGHT_IDLEPRIO
-			expected=3072
-		else
-			expected=$(( w[${17} + 20] << 10 ))
-		fi
-		[ "$weight" = "$expected" ] || echo "${d##*/} $weight $expected"
-	done
+	/usr/bin/python3 - <<'PY'
+import glob, os
+
+# sched_prio_to_weight[] of kernel/sched/core.c, nice -20 .. 19
+W = [88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
+     9548, 7620, 6100, 4904, 3906, 3121, 2501, 1991, 1586, 1277,
+     1024, 820, 655, 526, 423, 335, 272, 215, 172, 137,
+     110, 87, 70, 56, 45, 36, 29, 23, 18, 15]
+for d in glob.glob("/proc/[0-9]*/task/[0-9]*"):
+    tid = int(d.rsplit("/", 1)[1])
+    if tid == os.getpid():
+        continue
+    try:
+        # After the comm: field 19 (nice) is word 16, 41 (policy) 38.
+        f = open(d + "/stat").read().rsplit(")", 1)[1].split()
+        weight = next(int(l.split(":")[1]) for l in open(d + "/sched")
+                      if l.startswith("se.load.weight"))
+    except (OSError, StopIteration, IndexError, ValueError):
+        continue
+    expected = 3072 if f[38] == "5" else W[int(f[16]) + 20] << 10
+    if weight != expected:
+        print(tid, weight, expected)
+PY
 }
 
 # wait_until SECONDS CMD...: poll CMD every 0.1 s until it succeeds.
