@@ -18,24 +18,28 @@ res=$("$SLICEEXT_BIN/rt_guard" plain "$secs")
 echo "$res" | sed 's/^/# no requests: /'
 base_p50=$(out latency_p50_ns)
 
-echo 1 > $d/rt_guard
-echo 0 > $d/stats
-res=$("$SLICEEXT_BIN/rt_guard" request "$secs")
-echo "$res" | sed 's/^/# rt_guard=1: /'
+# run_requests GUARD STATS...: the hog requesting with rt_guard=GUARD;
+# prints the run's output and the named counters, sets $res.
+run_requests() {
+	local guard=$1
+	shift
+	echo "$guard" > $d/rt_guard
+	echo 0 > $d/stats
+	res=$("$SLICEEXT_BIN/rt_guard" request "$secs")
+	echo "$res" | sed "s/^/# rt_guard=$guard: /"
+	sed "s/^/# rt_guard=$guard stats: /" $d/stats | grep -E "$(IFS='|'; echo "$*")"
+}
+
+run_requests 1 requested granted rt_waiter
 on_p50=$(out latency_p50_ns)
-sed 's/^/# rt_guard=1 stats: /' $d/stats | grep -E "requested|granted|rt_waiter"
 check "rt_guard=1: requests meet RT wakeups and are denied" \
 	test "$(ext_stat denied_rt_waiter)" -gt 0
 # Fair wakeups of other tasks on CPU 0 may still be granted, rarely.
 check "rt_guard=1: at most 1 grant per 20 RT denials" \
 	test $(( $(ext_stat granted) * 20 )) -le "$(ext_stat denied_rt_waiter)"
 
-echo 0 > $d/rt_guard
-echo 0 > $d/stats
-res=$("$SLICEEXT_BIN/rt_guard" request "$secs")
-echo "$res" | sed 's/^/# rt_guard=0: /'
+run_requests 0 requested granted expired
 off_p50=$(out latency_p50_ns)
-sed 's/^/# rt_guard=0 stats: /' $d/stats | grep -E "requested|granted|expired"
 check "rt_guard=0: RT wakeups are delayed by grants" \
 	test "$(ext_stat granted)" -gt 0
 check_eq "rt_guard=0: no RT denials" 0 "$(ext_stat denied_rt_waiter)"
