@@ -94,9 +94,10 @@ run_tool() {
 	echo "  $point #$r: $line"
 }
 
-# Where a knob is missing the point is skipped; the caller says which.
-knob_missing() {	# FILE...: print the first missing one
+# Where a knob cannot be set the point is skipped; the caller says which.
+knob_missing() {	# FILE...: print why: no module, or the first missing knob
 	local f
+	[ -n "$mod_why" ] && { echo "$mod_why"; return 0; }
 	for f; do
 		[ -w "$d/$f" ] || { echo "no $d/$f"; return 0; }
 	done
@@ -223,8 +224,7 @@ part_lock() {
 		done
 		return
 	fi
-	ewhy=$mod_why
-	[ -z "$ewhy" ] && ewhy=$(knob_missing ext/enabled ext/slice_ext_nsec)
+	ewhy=$(knob_missing ext/enabled ext/slice_ext_nsec)
 	if [ -n "$ewhy" ]; then
 		skip lock "ext on, 5 µs" "$ewhy"
 		skip lock "ext on, 50 µs" "$ewhy"
@@ -274,8 +274,7 @@ part_latency() {
 		done
 		return
 	fi
-	bwhy=$mod_why
-	[ -z "$bwhy" ] && bwhy=$(knob_missing burst/enabled)
+	bwhy=$(knob_missing burst/enabled)
 	[ -n "$bwhy" ] && skip latency "burst on" "$bwhy"
 	for r in $(seq 1 "$repeat"); do
 		under_load latency "burst off" "$r" 0 "" "${cmd[@]}"
@@ -298,8 +297,7 @@ part_compute() {
 		done
 		return
 	fi
-	bwhy=$mod_why
-	[ -z "$bwhy" ] && bwhy=$(knob_missing burst/enabled)
+	bwhy=$(knob_missing burst/enabled)
 	[ -n "$bwhy" ] && skip compute "under load, burst on" "$bwhy"
 	for r in $(seq 1 "$repeat"); do
 		knob burst/enabled 0
@@ -342,8 +340,7 @@ has_part compute && part_compute
 
 if has_part overhead && [ -n "$ko" ]; then
 	echo "== d) hook overhead, module loaded"
-	why=$mod_why
-	[ -z "$why" ] && why=$(knob_missing ext/enabled)
+	why=$(knob_missing ext/enabled)
 	if [ -z "$why" ]; then
 		knob ext/enabled 1
 		knob burst/enabled 0
