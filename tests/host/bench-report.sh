@@ -58,4 +58,15 @@ check "without stock: base is the unloaded module" \
 
 : > "$f.2"
 check_fails "no results: exit status" "$py" "$top/scripts/bench-report.py" "$f.2"
+
+# make bench's options: bad ones fail before anything is installed or built.
+for bad in "--bogus" "--repeat x" "--duration 1.5" "--kernel stock"; do
+	# shellcheck disable=SC2086
+	err=$("$top/scripts/bench.sh" $bad 2>&1 >/dev/null)
+	check_eq "bench.sh $bad: exit status 2" 2 "$?"
+	check "bench.sh $bad: says why" grep -q "^bench.sh: " <<<"$err"
+done
+check "bench.sh --help lists every option" bash -c \
+	'h=$("$1" --help); for o in --quick --repeat --duration --parts --json --kernel --bin; do
+		grep -q -- "$o" <<<"$h" || exit 1; done' _ "$top/scripts/bench.sh"
 tap_done
