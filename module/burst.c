@@ -9,14 +9,18 @@
  * weight against tasks that run briefly and sleep, which win wakeups and
  * keep their latency under load.
  *
- * The core calls us from update_curr(), dequeue and yield, fork,
- * set_load_weight() and placement; every weight change goes through the
- * core's reweight helpers, the same path renice takes. Turning the
- * feature off or unloading recomputes every task's weight without us.
+ * The score is computed where the burst changes (accounting, restart,
+ * knob walks) and cached in the task; the prio_offset hook only reads it,
+ * so that the weight set_load_weight() computes always matches the cached
+ * score, whoever asks (a renice, a reweight nested in another). Every
+ * weight change goes through the core's reweight helpers, the path renice
+ * takes. Turning the feature off or unloading recomputes the weight of
+ * every scored task without us.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/debugfs.h>
+#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
@@ -36,6 +40,13 @@ static u32 burst_inherit_type = 2;
 static u32 burst_cache_lifetime_ns = 75 * NSEC_PER_MSEC;
 static u32 burst_wakeup_half_slice = 1;
 static u32 burst_half_lag_clamp = 1;
+
+/*
+ * How far up the process tree fork inheritance looks for relatives. A
+ * chain of single-child processes (a shell running a shell running ...)
+ * is otherwise walked to init at every fork at its bottom.
+ */
+#define BURST_ANCESTOR_DEPTH	8
 
 /* Serializes the walks that re-apply weights after a knob change. */
 static DEFINE_MUTEX(burst_walk_lock);
@@ -75,66 +86,63 @@ static u32 burst_task_penalty(struct task_struct *p)
 	return max_t(u32, READ_ONCE(b->penalty), cur);
 }
 
+/* The score @p should have now. */
 static u32 burst_task_score(struct task_struct *p)
 {
 	return burst_active(p) ? burst_score(burst_task_penalty(p)) : 0;
 }
 
-static int burst_weight_prio(struct task_struct *p, u32 score)
+/* The score @p's load weight carries: what prio_offset returns. */
+static u32 burst_weight_score(struct task_struct *p)
 {
-	return burst_prio(task_nice(p), score);
+	return burst_scored(p) ? READ_ONCE(burst_of(p)->score) : 0;
 }
 
 /*
- * Called by the core whenever it computes @p's load weight: the hooks
- * below, a renice, sched_setattr(), a new task's first wakeup, and our
- * knob walks. Recording the score here keeps b->score equal to what the
- * weight reflects, whoever asked for the weight.
+ * Cache @p's new score and apply it to its weight; @locked: we hold its
+ * runqueue lock (a hook), else we are a knob or unload walk.
  */
-int sliceext_burst_prio_offset(struct task_struct *p)
+static void burst_set_score(struct task_struct *p, u32 score, bool locked)
 {
 	struct sliceext_burst *b = burst_of(p);
-	u32 score = burst_task_score(p);
-
-	if (score != b->score) {
-		trace_sliceext_burst_score(p, b->score, score, b->burst_ns);
-		sliceext_burst_stat_inc(SLICEEXT_BURST_SCORE_CHANGES);
-		WRITE_ONCE(b->score, score);
-	}
-	return score;
-}
-
-/* Reweight @p if its score moved; @locked: we hold its runqueue lock. */
-static void burst_refresh(struct task_struct *p, bool locked)
-{
-	struct sliceext_burst *b = burst_of(p);
-	u32 old_score = b->score, score = burst_task_score(p);
 	unsigned long old_weight = p->se.load.weight;
+	u32 old = b->score;
 
-	if (score == old_score)
+	if (score == old)
 		return;
 
+	trace_sliceext_burst_score(p, old, score, b->burst_ns);
+	sliceext_burst_stat_inc(SLICEEXT_BURST_SCORE_CHANGES);
+	WRITE_ONCE(b->score, score);
 	if (locked)
 		sliceext_task_reweight_locked(p);
 	else
 		sliceext_task_reweight(p);
-
-	trace_sliceext_reweight(p, burst_weight_prio(p, old_score),
-				burst_weight_prio(p, b->score), old_weight,
+	trace_sliceext_reweight(p, burst_prio(task_nice(p), old),
+				burst_prio(task_nice(p), score), old_weight,
 				p->se.load.weight);
 }
 
-void sliceext_burst_accrue(struct task_struct *p, u64 delta_exec)
+/*
+ * Called by the core whenever it computes @p's load weight: reads the
+ * cached score, never computes one (see the top of this file).
+ */
+int sliceext_prio_offset(struct task_struct *p)
+{
+	return burst_weight_score(p);
+}
+
+void sliceext_burst_account(struct task_struct *p, u64 delta_exec)
 {
 	if (!burst_active(p))
 		return;
 
 	burst_of(p)->burst_ns += delta_exec;
-	burst_refresh(p, true);
+	burst_set_score(p, burst_task_score(p), true);
 }
 
 /* @p slept or yielded: remember the burst's penalty, start a new one. */
-void sliceext_burst_end(struct task_struct *p)
+void sliceext_burst_restart(struct task_struct *p)
 {
 	struct sliceext_burst *b = burst_of(p);
 	u32 cur;
@@ -148,25 +156,25 @@ void sliceext_burst_end(struct task_struct *p)
 					    READ_ONCE(burst_smoothness)));
 	WRITE_ONCE(b->burst_ns, 0);
 	sliceext_burst_stat_inc(SLICEEXT_BURST_RESTARTS);
-	burst_refresh(p, true);
+	burst_set_score(p, burst_task_score(p), true);
 }
 
 /* Back from RT, DL or PI boosting: what it did there says nothing. */
-void sliceext_burst_switched_to_fair(struct task_struct *p)
+void sliceext_switched_to_fair(struct task_struct *p)
 {
 	struct sliceext_burst *b = burst_of(p);
 
 	WRITE_ONCE(b->burst_ns, 0);
 	WRITE_ONCE(b->penalty, 0);
-	burst_refresh(p, true);
+	burst_set_score(p, 0, true);
 }
 
-int sliceext_burst_wakeup_vslice_shift(struct task_struct *p)
+int sliceext_wakeup_vslice_shift(struct task_struct *p)
 {
 	return READ_ONCE(burst_wakeup_half_slice) && burst_active(p);
 }
 
-int sliceext_burst_lag_limit_shift(struct task_struct *p)
+int sliceext_lag_limit_shift(struct task_struct *p)
 {
 	return READ_ONCE(burst_half_lag_clamp) && burst_active(p);
 }
@@ -176,135 +184,127 @@ int sliceext_burst_lag_limit_shift(struct task_struct *p)
  * packed in one u64 (burst_cache_pack()) so that concurrent forks need no
  * lock: at worst two of them sample the same tasks.
  */
-static u32 burst_cached_average(u64 *cache, u32 (*sample)(struct task_struct *),
-				struct task_struct *owner, u64 now)
+
+/* A task whose penalty says something about its relatives' future. */
+static bool burst_sample_ok(struct task_struct *t, struct task_struct *child)
 {
-	u32 penalty;
-
-	if (burst_cache_lookup(READ_ONCE(*cache), now,
-			       READ_ONCE(burst_cache_lifetime_ns), &penalty)) {
-		sliceext_burst_stat_inc(SLICEEXT_BURST_CACHE_HITS);
-		return penalty;
-	}
-
-	sliceext_burst_stat_inc(SLICEEXT_BURST_CACHE_MISSES);
-	penalty = sample(owner);
-	WRITE_ONCE(*cache, burst_cache_pack(penalty, now));
-	return penalty;
+	return t != child && burst_scored(t) && !t->exit_state &&
+	       !(t->flags & PF_EXITING);
 }
 
-static bool burst_avg_add_task(struct burst_avg *avg, struct task_struct *t)
-{
-	return !burst_scored(t) || burst_avg_add(avg, burst_task_penalty(t));
-}
-
-/* Threads of @leader's group; RCU protects the thread list. */
-static u32 burst_sample_threads(struct task_struct *leader)
+/* Threads of @leader's group but @child; RCU protects the thread list. */
+static u32 burst_sample_threads(struct task_struct *leader,
+				struct task_struct *child)
 {
 	struct burst_avg avg = {};
 	struct task_struct *t;
 
 	guard(rcu)();
 	for_each_thread(leader, t) {
-		if (!burst_avg_add_task(&avg, t))
+		if (burst_sample_ok(t, child) &&
+		    !burst_avg_add(&avg, burst_task_penalty(t)))
 			break;
 	}
 	return burst_avg_get(&avg);
 }
 
-static bool burst_sample_child(struct task_struct *child, void *avg)
-{
-	return burst_avg_add_task(avg, child);
-}
-
 /*
- * Children of @parent. As in BORE, a parent hungrier than its children
- * passes on its own penalty instead: the first child of a hog is a hog.
+ * Children of @parent but @child. As in BORE, a parent hungrier than its
+ * children passes on its own penalty instead: the first child of a hog is
+ * a hog. tasklist_lock held.
  */
-static u32 burst_sample_children(struct task_struct *parent)
+static u32 burst_sample_children(struct task_struct *parent,
+				 struct task_struct *child)
 {
 	struct burst_avg avg = {};
+	struct task_struct *t;
 
-	sliceext_visit_children(parent, burst_sample_child, &avg);
+	list_for_each_entry(t, &parent->children, sibling) {
+		if (burst_sample_ok(t, child) &&
+		    !burst_avg_add(&avg, burst_task_penalty(t)))
+			break;
+	}
 	return max(burst_avg_get(&avg), burst_task_penalty(parent));
 }
 
-static bool burst_count_child(struct task_struct *child, void *count)
+static bool burst_cached(u64 *cache, u64 now, u32 *penalty)
 {
-	return ++*(unsigned int *)count < 2;
+	if (burst_cache_lookup(READ_ONCE(*cache), now,
+			       READ_ONCE(burst_cache_lifetime_ns), penalty)) {
+		sliceext_burst_stat_inc(SLICEEXT_BURST_CACHE_HITS);
+		return true;
+	}
+	sliceext_burst_stat_inc(SLICEEXT_BURST_CACHE_MISSES);
+	return false;
 }
 
+struct burst_fork {
+	struct task_struct	*child;
+	u64			now;
+	u32			penalty;	/* out */
+};
+
 /*
- * The nearest ancestor that has other children than the line leading to
- * the new task: its children are the new task's closest relatives with a
- * history (a shell's jobs, a make's compilers). Caller holds RCU.
+ * The relatives a new process inherits from, under tasklist_lock (one
+ * acquisition for the whole walk): its parent's children, or those of the
+ * nearest ancestor that has children besides the line leading to it (a
+ * shell's jobs, a make's compilers), looking no further than
+ * BURST_ANCESTOR_DEPTH levels up.
  */
-static struct task_struct *burst_ancestor(unsigned long clone_flags)
+static struct task_struct *burst_parent(struct task_struct *t)
 {
-	struct task_struct *anc = current, *parent;
-	unsigned int others = 0;	/* the new child is not listed yet */
-	unsigned int children;
-
-	if (clone_flags & CLONE_PARENT) {
-		anc = rcu_dereference(current->real_parent);
-		others = 1;
-	}
-	for (;;) {
-		parent = rcu_dereference(anc->real_parent);
-		if (parent == anc)
-			return anc;
-		children = 0;
-		sliceext_visit_children(anc, burst_count_child, &children);
-		if (children > others)
-			return anc;
-		anc = parent;
-		others = 1;
-	}
+	return rcu_dereference_protected(t->real_parent,
+					 lockdep_tasklist_lock_is_held());
 }
 
-static u32 burst_inherit_process(unsigned long clone_flags, u64 now)
+static void burst_inherit_locked(void *data)
 {
-	struct task_struct *anc;
+	struct burst_fork *f = data;
+	struct task_struct *anc = burst_parent(f->child);
+	unsigned int depth;
 
-	guard(rcu)();
-	switch (READ_ONCE(burst_inherit_type)) {
-	case BURST_INHERIT_PARENT:
-		anc = current;
-		if (clone_flags & CLONE_PARENT)
-			anc = rcu_dereference(current->real_parent);
-		break;
-	case BURST_INHERIT_ANCESTOR:
-		anc = burst_ancestor(clone_flags);
-		break;
-	default:
-		return 0;
+	if (READ_ONCE(burst_inherit_type) == BURST_INHERIT_ANCESTOR) {
+		for (depth = 0; depth < BURST_ANCESTOR_DEPTH; depth++) {
+			if (!list_is_singular(&anc->children) ||
+			    burst_parent(anc) == anc || !burst_parent(anc)->pid)
+				break;
+			anc = burst_parent(anc);
+		}
 	}
-	sliceext_burst_stat_inc(SLICEEXT_BURST_FORK_PROCESS);
-	return burst_cached_average(&burst_of(anc)->child_cache,
-				    burst_sample_children, anc, now);
+	if (!burst_cached(&burst_of(anc)->child_cache, f->now, &f->penalty)) {
+		f->penalty = burst_sample_children(anc, f->child);
+		WRITE_ONCE(burst_of(anc)->child_cache,
+			   burst_cache_pack(f->penalty, f->now));
+	}
 }
 
 /*
- * current forks @p, which nobody else sees yet; its weight is computed
- * from this state when it first wakes up (wake_up_new_task()).
+ * current forked @p, which is on the task list but has not run; its
+ * weight is computed from this state when it first wakes up
+ * (wake_up_new_task()).
  */
 void sliceext_burst_fork(struct task_struct *p, unsigned long clone_flags)
 {
-	struct task_struct *leader = current->group_leader;
-	u64 now = ktime_get_ns();
-	u32 penalty;
+	struct task_struct *leader = p->group_leader;
+	struct burst_fork f = { .child = p, .now = ktime_get_ns() };
+	u64 *cache;
 
 	if (!burst_active(p))
 		return;
 
 	if (clone_flags & CLONE_THREAD) {
-		penalty = burst_cached_average(&burst_of(leader)->group_cache,
-					       burst_sample_threads, leader, now);
+		cache = &burst_of(leader)->group_cache;
+		if (!burst_cached(cache, f.now, &f.penalty)) {
+			f.penalty = burst_sample_threads(leader, p);
+			WRITE_ONCE(*cache, burst_cache_pack(f.penalty, f.now));
+		}
 		sliceext_burst_stat_inc(SLICEEXT_BURST_FORK_THREAD);
-	} else {
-		penalty = burst_inherit_process(clone_flags, now);
+	} else if (READ_ONCE(burst_inherit_type) != BURST_INHERIT_NONE) {
+		sliceext_read_tasklist(burst_inherit_locked, &f);
+		sliceext_burst_stat_inc(SLICEEXT_BURST_FORK_PROCESS);
 	}
-	burst_of(p)->penalty = penalty;
+	burst_of(p)->penalty = f.penalty;
+	burst_of(p)->score = burst_task_score(p);
 }
 
 /*
@@ -320,13 +320,13 @@ static void burst_walk(bool forget)
 	guard(mutex)(&burst_walk_lock);
 	guard(rcu)();
 	for_each_process_thread(g, p) {
+		b = burst_of(p);
 		if (forget) {
-			b = burst_of(p);
 			WRITE_ONCE(b->penalty, 0);
 			WRITE_ONCE(b->child_cache, 0);
 			WRITE_ONCE(b->group_cache, 0);
 		}
-		burst_refresh(p, false);
+		burst_set_score(p, burst_task_score(p), false);
 	}
 }
 
@@ -340,22 +340,26 @@ static void burst_penalty_changed(void)
 	burst_walk(true);
 }
 
-/* burst/tasks: "pid comm score penalty burst_ns" for every fair task. */
+/*
+ * burst/tasks: "pid comm score penalty burst_ns weight" for every fair
+ * task; score is what its load weight carries, weight is
+ * se.load.weight as /proc/PID/sched shows it.
+ */
 static int tasks_show(struct seq_file *m, void *unused)
 {
 	struct task_struct *g, *p;
-	struct sliceext_burst *b;
 
-	seq_puts(m, "pid comm score penalty burst_ns\n");
+	seq_puts(m, "pid comm score penalty burst_ns weight\n");
 	guard(rcu)();
 	for_each_process_thread(g, p) {
 		if (p->policy != SCHED_NORMAL && p->policy != SCHED_BATCH &&
 		    p->policy != SCHED_IDLE)
 			continue;
-		b = burst_of(p);
-		seq_printf(m, "%d %s %u %u %llu\n", task_pid_nr(p), p->comm,
-			   READ_ONCE(b->score), burst_task_penalty(p),
-			   READ_ONCE(b->burst_ns));
+		seq_printf(m, "%d %s %u %u %llu %lu\n", task_pid_nr(p), p->comm,
+			   burst_weight_score(p),
+			   burst_scored(p) ? burst_task_penalty(p) : 0,
+			   READ_ONCE(burst_of(p)->burst_ns),
+			   READ_ONCE(p->se.load.weight));
 	}
 	return 0;
 }
@@ -372,30 +376,48 @@ static struct sliceext_knob burst_knobs[] = {
 	{ "half_lag_clamp",	&burst_half_lag_clamp,	0, 1 },
 };
 
-int sliceext_burst_init(struct dentry *root)
-{
-	struct dentry *dir;
+module_param_cb(burst_enabled, &sliceext_knob_param_ops, &burst_knobs[0], 0644);
+MODULE_PARM_DESC(burst_enabled, "Burst-aware scheduling (0-1, default 1)");
+module_param_cb(burst_penalty_offset, &sliceext_knob_param_ops, &burst_knobs[1], 0644);
+MODULE_PARM_DESC(burst_penalty_offset, "log2 of the free burst length in ns (0-63, default 24)");
+module_param_cb(burst_penalty_scale, &sliceext_knob_param_ops, &burst_knobs[2], 0644);
+MODULE_PARM_DESC(burst_penalty_scale, "Score per burst doubling, 1/1024 (0-4095, default 1536)");
+module_param_cb(burst_smoothness, &sliceext_knob_param_ops, &burst_knobs[3], 0644);
+MODULE_PARM_DESC(burst_smoothness, "Penalty rise shift at restarts (0-3, default 1)");
+module_param_cb(burst_inherit_type, &sliceext_knob_param_ops, &burst_knobs[4], 0644);
+MODULE_PARM_DESC(burst_inherit_type, "Fork inheritance: 0 none, 1 parent, 2 ancestor (default 2)");
+module_param_cb(burst_cache_lifetime_ns, &sliceext_knob_param_ops, &burst_knobs[5], 0644);
+MODULE_PARM_DESC(burst_cache_lifetime_ns, "Inheritance cache lifetime (0-1000000000, default 75000000)");
+module_param_cb(burst_wakeup_half_slice, &sliceext_knob_param_ops, &burst_knobs[6], 0644);
+MODULE_PARM_DESC(burst_wakeup_half_slice, "Half slice on wakeup placement (0-1, default 1)");
+module_param_cb(burst_half_lag_clamp, &sliceext_knob_param_ops, &burst_knobs[7], 0644);
+MODULE_PARM_DESC(burst_half_lag_clamp, "Halved lag bound (0-1, default 1)");
 
-	dir = debugfs_create_dir("burst", root);
-	if (IS_ERR(dir))
-		return PTR_ERR(dir);
+void sliceext_burst_init(void)
+{
+	struct dentry *dir = sliceext_debugfs_dir("burst");
+
 	sliceext_knobs_create(dir, burst_knobs, ARRAY_SIZE(burst_knobs));
 	sliceext_burst_stats_create(dir);
-	debugfs_create_file("tasks", 0444, dir, NULL, &tasks_fops);
-	return 0;
+	if (dir)
+		debugfs_create_file("tasks", 0444, dir, NULL, &tasks_fops);
 }
 
 /*
  * Hooks unregistered: the core computes stock weights now. Apply them to
- * every task and forget our state, so that a later load starts afresh.
+ * every task that carried a score and forget our state, so that a later
+ * load starts afresh.
  */
 void sliceext_burst_exit(void)
 {
 	struct task_struct *g, *p;
+	bool scored;
 
 	guard(rcu)();
 	for_each_process_thread(g, p) {
+		scored = burst_of(p)->score;
 		memset(burst_of(p), 0, sizeof(struct sliceext_burst));
-		sliceext_task_reweight(p);
+		if (scored)
+			sliceext_task_reweight(p);
 	}
 }

@@ -3,40 +3,50 @@
  * sliceext: time slice extension (the Linux 7.0 rseq ABI) and burst-aware
  * scheduling on EEVDF, for Linux 6.12 with the sliceext core patch.
  *
- * The core patch only calls out through static calls; this module owns
- * all policy. Loading it registers the call-outs, unloading restores the
- * stock behaviour of every hook.
+ * The core patch only calls out, through the hooks of struct sliceext_ops;
+ * this module owns all policy. Loading it registers the hooks, unloading
+ * restores the stock behaviour of every one of them.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/ktime.h>
 #include <linux/module.h>
 
 #include "sliceext.h"
 
+/* Both features follow a fork: the opt-in (rseq_fork()) and the burst. */
+static void sliceext_fork(struct task_struct *p, unsigned long clone_flags)
+{
+	sliceext_slice_fork(p, clone_flags);
+	sliceext_burst_fork(p, clone_flags);
+}
+
+/* Each hook is implemented by the function of its own name. */
 static const struct sliceext_ops sliceext_module_ops = {
 	.abi_version		= SLICEEXT_MODULE_ABI,
 	.name			= KBUILD_MODNAME,
 
-	.rseq_register		= sliceext_ext_rseq_register,
-	.rseq_prctl		= sliceext_ext_prctl,
-	.rseq_slice_yield	= sliceext_ext_slice_yield,
-	.rseq_notify_resume	= sliceext_ext_notify_resume,
-	.irq_exit_to_user	= sliceext_ext_irq_exit_to_user,
-	.syscall_enter		= sliceext_ext_syscall_enter,
-	.sched_out		= sliceext_ext_sched_out,
+	.sched_out		= sliceext_sched_out,
+	.rseq_notify_resume	= sliceext_rseq_notify_resume,
+	.rseq_slice_yield	= sliceext_rseq_slice_yield,
+	.irq_exit_to_user	= sliceext_irq_exit_to_user,
+	.syscall_work		= sliceext_syscall_work,
+	.rseq_register		= sliceext_rseq_register,
+	.rseq_prctl		= sliceext_rseq_prctl,
 
-	.fork			= sliceext_burst_fork,
-	.burst_account		= sliceext_burst_accrue,
-	.burst_restart		= sliceext_burst_end,
-	.switched_to_fair	= sliceext_burst_switched_to_fair,
-	.prio_offset		= sliceext_burst_prio_offset,
-	.wakeup_vslice_shift	= sliceext_burst_wakeup_vslice_shift,
-	.lag_limit_shift	= sliceext_burst_lag_limit_shift,
+	.fork			= sliceext_fork,
+	.burst_account		= sliceext_burst_account,
+	.burst_restart		= sliceext_burst_restart,
+	.switched_to_fair	= sliceext_switched_to_fair,
+	.prio_offset		= sliceext_prio_offset,
+	.wakeup_vslice_shift	= sliceext_wakeup_vslice_shift,
+	.lag_limit_shift	= sliceext_lag_limit_shift,
 };
 
 static int __init sliceext_init(void)
 {
 	unsigned int core_abi = sliceext_core_abi_version();
+	ktime_t start = ktime_get();
 	int ret;
 
 	if (IS_ENABLED(CONFIG_PREEMPT_RT)) {
@@ -50,43 +60,38 @@ static int __init sliceext_init(void)
 		return -ENOEXEC;
 	}
 
-	ret = sliceext_debugfs_init();
-	if (ret)
-		return ret;
-
-	ret = sliceext_ext_init(sliceext_debugfs_root);
-	if (ret)
-		goto err_debugfs;
-
-	ret = sliceext_burst_init(sliceext_debugfs_root);
-	if (ret)
-		goto err_debugfs;
+	sliceext_knobs_init();
+	sliceext_slice_init();
+	sliceext_burst_init();
 
 	ret = sliceext_register_ops(&sliceext_module_ops);
 	if (ret) {
 		pr_err("cannot register hooks: %d\n", ret);
-		goto err_debugfs;
+		sliceext_knobs_exit();
+		return ret;
 	}
+	sliceext_knobs_live(true);
 
-	pr_info("version %s loaded, hook ABI %u\n", SLICEEXT_VERSION, core_abi);
+	pr_info("version %s loaded, hook ABI %u, in %lld us\n", SLICEEXT_VERSION,
+		core_abi, ktime_us_delta(ktime_get(), start));
 	return 0;
-
-err_debugfs:
-	sliceext_debugfs_exit();
-	return ret;
 }
 
 static void __exit sliceext_exit(void)
 {
-	/* End live grants while their owners can still clear slice_ctrl. */
-	sliceext_ext_drain();
+	ktime_t start = ktime_get();
+
+	/* Knob writes from here on only store their value. */
+	sliceext_knobs_live(false);
+	/* End live grants; threads clear their rseq areas while we can help. */
+	sliceext_slice_stop();
 	/* Once this returns no CPU runs module code from a hook. */
 	sliceext_unregister_ops(&sliceext_module_ops);
-	sliceext_ext_exit();
-	/* Stock weights for every task, now that the core computes them. */
+	sliceext_slice_exit();
+	/* Stock weights for every scored task, now that the core computes them. */
 	sliceext_burst_exit();
-	sliceext_debugfs_exit();
-	pr_info("unloaded\n");
+	sliceext_knobs_exit();
+	pr_info("unloaded in %lld us\n", ktime_us_delta(ktime_get(), start));
 }
 
 module_init(sliceext_init);

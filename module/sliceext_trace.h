@@ -10,16 +10,6 @@
 
 #include "sliceext.h"
 
-TRACE_DEFINE_ENUM(SLICEEXT_DENY_DISABLED);
-TRACE_DEFINE_ENUM(SLICEEXT_DENY_RT_WAITER);
-TRACE_DEFINE_ENUM(SLICEEXT_DENY_EXIT_WORK);
-
-#define show_deny_reason(r)						\
-	__print_symbolic(r,						\
-		{ SLICEEXT_DENY_DISABLED,	"disabled" },		\
-		{ SLICEEXT_DENY_RT_WAITER,	"rt_waiter" },		\
-		{ SLICEEXT_DENY_EXIT_WORK,	"exit_work" })
-
 /* A thread in a request window was allowed to run on for @slice_ns. */
 TRACE_EVENT(sliceext_grant,
 	    TP_PROTO(struct task_struct *p, u64 slice_ns),
@@ -34,19 +24,22 @@ TRACE_EVENT(sliceext_grant,
 		      __entry->pid, __entry->cpu, __entry->slice_ns)
 );
 
-/* A request met a preemption point but was refused. */
+/*
+ * A request met a preemption point but was refused. The reason is
+ * recorded by name (the name table of ext/stats), so that every tool
+ * prints it without an enum map.
+ */
 TRACE_EVENT(sliceext_deny,
 	    TP_PROTO(struct task_struct *p, enum sliceext_deny_reason reason),
 	    TP_ARGS(p, reason),
 	    TP_STRUCT__entry(__field(pid_t, pid)
 			     __field(int, cpu)
-			     __field(int, reason)),
+			     __string(reason, sliceext_deny_name(reason))),
 	    TP_fast_assign(__entry->pid = p->pid;
 			   __entry->cpu = smp_processor_id();
-			   __entry->reason = reason;),
+			   __assign_str(reason);),
 	    TP_printk("pid=%d cpu=%d reason=%s",
-		      __entry->pid, __entry->cpu,
-		      show_deny_reason(__entry->reason))
+		      __entry->pid, __entry->cpu, __get_str(reason))
 );
 
 /* A grant ended; @used_ns is the time from grant to its end. */
@@ -73,7 +66,7 @@ DEFINE_EVENT(sliceext_grant_end, sliceext_yield,
 	     TP_PROTO(struct task_struct *p, u64 used_ns),
 	     TP_ARGS(p, used_ns));
 
-/* The thread set a new request while its grant was live. */
+/* A later preemption point or a context switch took the CPU back. */
 DEFINE_EVENT(sliceext_grant_end, sliceext_revoke,
 	     TP_PROTO(struct task_struct *p, u64 used_ns),
 	     TP_ARGS(p, used_ns));

@@ -25,34 +25,42 @@ struct sliceext_counters {
 
 /* Which counters a file shows: the inode's private data. */
 enum sliceext_counter_file {
-	SLICEEXT_FILE_EXT_STATS,
-	SLICEEXT_FILE_EXT_HIST,
+	SLICEEXT_FILE_SLICE_STATS,
+	SLICEEXT_FILE_SLICE_HIST,
 	SLICEEXT_FILE_BURST_STATS,
 };
 
 static DEFINE_PER_CPU(struct sliceext_counters, sliceext_counters);
 
-static const char * const sliceext_stat_names[SLICEEXT_STAT_NR] = {
-	[SLICEEXT_STAT_REQUESTED]				= "requested",
-	[SLICEEXT_STAT_GRANTED]					= "granted",
-	[SLICEEXT_STAT_DENIED + SLICEEXT_DENY_DISABLED]		= "denied_disabled",
-	[SLICEEXT_STAT_DENIED + SLICEEXT_DENY_RT_WAITER]	= "denied_rt_waiter",
-	[SLICEEXT_STAT_DENIED + SLICEEXT_DENY_EXIT_WORK]	= "denied_exit_work",
-	[SLICEEXT_STAT_DENIED + SLICEEXT_DENY_FAULT]		= "denied_fault",
-	[SLICEEXT_STAT_EXPIRED]					= "expired",
-	[SLICEEXT_STAT_REVOKED]					= "revoked",
-	[SLICEEXT_STAT_YIELDED]					= "yielded",
-	[SLICEEXT_STAT_ABORTED]					= "aborted",
+/* Names from counters.h, which the enums come from too. */
+#define SLICEEXT_NAME(value, name)[value] = name,
+
+#define SLICEEXT_DENY		SLICEEXT_NAME
+#define SLICEEXT_END(...)
+#define SLICEEXT_BURST_STAT(...)
+static const char * const deny_names[] = {
+#include "counters.h"
 };
 
-static const char * const sliceext_burst_stat_names[SLICEEXT_BURST_STAT_NR] = {
-	[SLICEEXT_BURST_SCORE_CHANGES]	= "score_changes",
-	[SLICEEXT_BURST_RESTARTS]	= "restarts",
-	[SLICEEXT_BURST_FORK_THREAD]	= "fork_thread",
-	[SLICEEXT_BURST_FORK_PROCESS]	= "fork_process",
-	[SLICEEXT_BURST_CACHE_HITS]	= "cache_hits",
-	[SLICEEXT_BURST_CACHE_MISSES]	= "cache_misses",
+#define SLICEEXT_DENY(...)
+#define SLICEEXT_END		SLICEEXT_NAME
+#define SLICEEXT_BURST_STAT(...)
+static const char * const end_names[] = {
+#include "counters.h"
 };
+
+#define SLICEEXT_DENY(...)
+#define SLICEEXT_END(...)
+#define SLICEEXT_BURST_STAT	SLICEEXT_NAME
+static const char * const burst_names[] = {
+#include "counters.h"
+};
+
+/* For the sliceext_deny event, which records the name itself. */
+const char *sliceext_deny_name(enum sliceext_deny_reason reason)
+{
+	return reason < SLICEEXT_DENY_NR ? deny_names[reason] : "?";
+}
 
 void sliceext_stat_inc(enum sliceext_stat stat)
 {
@@ -85,8 +93,9 @@ static void sliceext_sum(size_t offset, u64 *sum, unsigned int nr)
 }
 
 /*
- * "name value" lines. "denied" is the sum of the denied_* lines that
- * follow it, so that requested = granted + denied holds at a glance.
+ * "name value" lines: requested, granted, denied (the sum of the
+ * denied_<reason> lines that follow, so that requested = granted + denied
+ * holds at a glance), then one line per way a grant ends.
  */
 static int stats_show(struct seq_file *m, void *unused)
 {
@@ -98,11 +107,15 @@ static int stats_show(struct seq_file *m, void *unused)
 	for (i = 0; i < SLICEEXT_DENY_NR; i++)
 		denied += stat[SLICEEXT_STAT_DENIED + i];
 
-	for (i = 0; i < SLICEEXT_STAT_NR; i++) {
-		if (i == SLICEEXT_STAT_DENIED)
-			seq_printf(m, "denied %llu\n", denied);
-		seq_printf(m, "%s %llu\n", sliceext_stat_names[i], stat[i]);
-	}
+	seq_printf(m, "requested %llu\n", stat[SLICEEXT_STAT_REQUESTED]);
+	seq_printf(m, "granted %llu\n", stat[SLICEEXT_STAT_GRANTED]);
+	seq_printf(m, "denied %llu\n", denied);
+	for (i = 0; i < SLICEEXT_DENY_NR; i++)
+		seq_printf(m, "denied_%s %llu\n", deny_names[i],
+			   stat[SLICEEXT_STAT_DENIED + i]);
+	for (i = 0; i < SLICEEXT_END_NR; i++)
+		seq_printf(m, "%s %llu\n", end_names[i],
+			   stat[SLICEEXT_STAT_END + i]);
 	return 0;
 }
 
@@ -135,7 +148,7 @@ static int burst_stats_show(struct seq_file *m, void *unused)
 	sliceext_sum(offsetof(struct sliceext_counters, burst), stat,
 		     SLICEEXT_BURST_STAT_NR);
 	for (i = 0; i < SLICEEXT_BURST_STAT_NR; i++)
-		seq_printf(m, "%s %llu\n", sliceext_burst_stat_names[i], stat[i]);
+		seq_printf(m, "%s %llu\n", burst_names[i], stat[i]);
 	return 0;
 }
 
@@ -147,8 +160,8 @@ static enum sliceext_counter_file counter_file(struct file *file)
 static int counters_open(struct inode *inode, struct file *file)
 {
 	static int (* const show[])(struct seq_file *, void *) = {
-		[SLICEEXT_FILE_EXT_STATS]	= stats_show,
-		[SLICEEXT_FILE_EXT_HIST]	= hist_show,
+		[SLICEEXT_FILE_SLICE_STATS]	= stats_show,
+		[SLICEEXT_FILE_SLICE_HIST]	= hist_show,
 		[SLICEEXT_FILE_BURST_STATS]	= burst_stats_show,
 	};
 
@@ -169,10 +182,10 @@ static ssize_t counters_write(struct file *file, const char __user *ubuf,
 	for_each_possible_cpu(cpu) {
 		c = per_cpu_ptr(&sliceext_counters, cpu);
 		switch (counter_file(file)) {
-		case SLICEEXT_FILE_EXT_STATS:
+		case SLICEEXT_FILE_SLICE_STATS:
 			memset(c->stat, 0, sizeof(c->stat));
 			break;
-		case SLICEEXT_FILE_EXT_HIST:
+		case SLICEEXT_FILE_SLICE_HIST:
 			memset(c->hist, 0, sizeof(c->hist));
 			break;
 		case SLICEEXT_FILE_BURST_STATS:
@@ -195,14 +208,15 @@ static const struct file_operations counters_fops = {
 static void counters_create(struct dentry *dir, const char *name,
 			    enum sliceext_counter_file which)
 {
-	debugfs_create_file(name, 0644, dir, (void *)(uintptr_t)which,
-			    &counters_fops);
+	if (dir)
+		debugfs_create_file(name, 0644, dir, (void *)(uintptr_t)which,
+				    &counters_fops);
 }
 
-void sliceext_ext_stats_create(struct dentry *dir)
+void sliceext_slice_stats_create(struct dentry *dir)
 {
-	counters_create(dir, "stats", SLICEEXT_FILE_EXT_STATS);
-	counters_create(dir, "hist", SLICEEXT_FILE_EXT_HIST);
+	counters_create(dir, "stats", SLICEEXT_FILE_SLICE_STATS);
+	counters_create(dir, "hist", SLICEEXT_FILE_SLICE_HIST);
 }
 
 void sliceext_burst_stats_create(struct dentry *dir)

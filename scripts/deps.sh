@@ -12,7 +12,8 @@ set -euo pipefail
 what=${1:-all}
 
 build_pkgs="build-essential flex bison bc libelf-dev libssl-dev cpio
-	    xz-utils ccache dwarves kmod python3 rsync dkms sparse git"
+	    xz-utils ccache dwarves kmod python3 python3-ply python3-git rsync dkms
+	    sparse git"
 test_pkgs="qemu-system-x86 udev busybox-static trace-cmd rt-tests
 	   stress-ng procps util-linux"
 src_pkg=linux-source-6.12

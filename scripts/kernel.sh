@@ -136,6 +136,10 @@ if [ "$flavour" = stock ] &&
 fi
 [ $bad = 0 ] || exit 1
 
+# One kernel build at a time: two at once on a small machine take longer
+# than one after the other, and starve the test VMs of CPU.
+exec 7>"$cache/kernels/build.lock"
+flock 7
 mk -j"$(nproc)" bzImage modules
 mk INSTALL_MOD_PATH="$dir/modroot" modules_install >/dev/null
 kver=$(mk kernelrelease)

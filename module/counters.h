@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Every enumeration that the counters, ext/stats, burst/stats and the
+ * trace events share, one line per value, for the includer to expand:
+ * the enums (sliceext.h) and the name tables (stats.c) are generated from
+ * here, so that names cannot drift. Each line is VALUE, "name".
+ */
+#if !defined(SLICEEXT_DENY) || !defined(SLICEEXT_END) || !defined(SLICEEXT_BURST_STAT)
+#error "define SLICEEXT_DENY, SLICEEXT_END and SLICEEXT_BURST_STAT first"
+#endif
+
+/*
+ * Why a slice extension request was refused: ext/enabled is 0 or the
+ * module is unloading; rt_guard found a stop, deadline or RT task waiting;
+ * other exit-to-user work was pending; slice_ctrl was not writable
+ * without faulting. ext/stats prints each as denied_<name>.
+ */
+SLICEEXT_DENY(SLICEEXT_DENY_DISABLED,	"disabled")
+SLICEEXT_DENY(SLICEEXT_DENY_RT_WAITER,	"rt_waiter")
+SLICEEXT_DENY(SLICEEXT_DENY_EXIT_WORK,	"exit_work")
+SLICEEXT_DENY(SLICEEXT_DENY_FAULT,	"fault")
+
+/*
+ * How a grant ended, each exactly once: the timer fired; a later
+ * preemption point or a context switch took the CPU; the thread called
+ * rseq_slice_yield(); the thread made any other syscall.
+ */
+SLICEEXT_END(SLICEEXT_END_EXPIRED,	"expired")
+SLICEEXT_END(SLICEEXT_END_REVOKED,	"revoked")
+SLICEEXT_END(SLICEEXT_END_YIELDED,	"yielded")
+SLICEEXT_END(SLICEEXT_END_ABORTED,	"aborted")
+
+/* Burst scheduling events, burst/stats. */
+SLICEEXT_BURST_STAT(SLICEEXT_BURST_SCORE_CHANGES,	"score_changes")
+SLICEEXT_BURST_STAT(SLICEEXT_BURST_RESTARTS,		"restarts")
+SLICEEXT_BURST_STAT(SLICEEXT_BURST_FORK_THREAD,		"fork_thread")
+SLICEEXT_BURST_STAT(SLICEEXT_BURST_FORK_PROCESS,	"fork_process")
+SLICEEXT_BURST_STAT(SLICEEXT_BURST_CACHE_HITS,		"cache_hits")
+SLICEEXT_BURST_STAT(SLICEEXT_BURST_CACHE_MISSES,	"cache_misses")
+
+#undef SLICEEXT_DENY
+#undef SLICEEXT_END
+#undef SLICEEXT_BURST_STAT

@@ -1,0 +1,582 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Time slice extension: the rseq slice_ctrl ABI of Linux 7.0.
+ *
+ * A thread sets rseq->slice_ctrl.request around a short critical section.
+ * When an interrupt returns to it with a reschedule pending, it may keep
+ * the CPU for up to slice_ext_nsec: the request becomes a grant, the
+ * reschedule is cleared and a per-CPU timer armed. The grant ends when
+ * the thread makes a syscall (rseq_slice_yield() or any other), when the
+ * timer fires, or when the kernel takes the CPU at a later preemption
+ * point; each grant ends exactly once and is counted by how it ended.
+ *
+ * Lifetime of a grant, all on the thread's CPU:
+ *
+ *   irq_exit_to_user: request seen -> granted, timer armed,
+ *                     SYSCALL_WORK_SLICEEXT set
+ *   syscall_work:     granted -> yielded/aborted, reschedule, user
+ *                     slice_ctrl cleared (as mainline, before the syscall)
+ *   timer:            granted -> expired, reschedule
+ *   irq_exit_to_user: granted, reschedule pending again -> revoked
+ *   sched_out:        granted -> revoked
+ *
+ * After an expiry or a revocation the user's slice_ctrl is cleared on the
+ * thread's next return to user space (rseq notify-resume), so the thread
+ * never sees a stale granted byte. As in mainline, a thread that opted in
+ * also finds its slice_ctrl cleared whenever it was scheduled out, and a
+ * thread that has not opted in never has it written: some legacy rseq
+ * users keep their own data there.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/delay.h>
+#include <linux/entry-common.h>
+#include <linux/hrtimer.h>
+#include <linux/moduleparam.h>
+#include <linux/prctl.h>
+#include <linux/rseq.h>
+#include <linux/sched/signal.h>
+#include <linux/timekeeping.h>
+#include <linux/uaccess.h>
+#include <asm/syscall.h>
+#include <asm/unistd.h>
+
+#include "sliceext.h"
+#include "sliceext_trace.h"
+
+#define SLICE_STATUS_BITS	(RSEQ_CS_FLAG_SLICE_EXT_AVAILABLE | \
+				 RSEQ_CS_FLAG_SLICE_EXT_ENABLED)
+
+/*
+ * How long unloading waits for runnable threads to clear their own rseq
+ * areas. Threads blocked in the kernel are not waited for: they may
+ * never come back.
+ */
+#define SLICE_FORGET_WAIT_MS	1000
+
+/* Knobs: ext/ in debugfs, and module parameters. */
+static u32 slice_enabled = 1;
+static u32 slice_ext_nsec = 5 * NSEC_PER_USEC;
+static u32 slice_rt_guard = 1;
+
+static struct sliceext_knob slice_knobs[] = {
+	{ "enabled",		&slice_enabled,		0, 1 },
+	{ "slice_ext_nsec",	&slice_ext_nsec,	5 * NSEC_PER_USEC,
+							50 * NSEC_PER_USEC },
+	{ "rt_guard",		&slice_rt_guard,	0, 1 },
+};
+
+module_param_cb(ext_enabled, &sliceext_knob_param_ops, &slice_knobs[0], 0644);
+MODULE_PARM_DESC(ext_enabled, "Grant time slice extensions (0-1, default 1)");
+module_param_cb(slice_ext_nsec, &sliceext_knob_param_ops, &slice_knobs[1], 0644);
+MODULE_PARM_DESC(slice_ext_nsec, "Extension length in ns (5000-50000, default 5000)");
+module_param_cb(rt_guard, &sliceext_knob_param_ops, &slice_knobs[2], 0644);
+MODULE_PARM_DESC(rt_guard, "Never delay a waiting stop, deadline or RT task (0-1, default 1)");
+
+/* Set while unloading: no new grants, no new opt-ins. */
+static bool slice_draining;
+
+struct slice_cpu {
+	struct hrtimer		timer;
+	/* Task whose grant the armed timer guards; only this CPU writes it. */
+	struct task_struct	*owner;
+};
+
+static DEFINE_PER_CPU(struct slice_cpu, slice_cpu);
+
+static struct sliceext_slice *slice_of(struct task_struct *t)
+{
+	return &sliceext_task(t)->slice;
+}
+
+static bool slice_closed(void)
+{
+	return !READ_ONCE(slice_enabled) || READ_ONCE(slice_draining);
+}
+
+static struct rseq_slice_ctrl __user *slice_user_ctrl(struct task_struct *t)
+{
+	return &t->rseq->slice_ctrl;
+}
+
+/*
+ * Interrupts off, so that a wakeup interrupt between the two cannot leave
+ * them inconsistent (see mainline's rseq_slice_set_need_resched()).
+ */
+static void slice_set_need_resched(void)
+{
+	lockdep_assert_irqs_disabled();
+	set_tsk_need_resched(current);
+	set_preempt_need_resched();
+}
+
+/*
+ * End @t's live grant: count and trace it, disarm what it armed. Interrupts
+ * off, on @t's CPU, with @t current or being switched out there.
+ */
+static void slice_end_grant(struct task_struct *t, enum sliceext_grant_end how)
+{
+	struct sliceext_slice *st = slice_of(t);
+	struct slice_cpu *c = this_cpu_ptr(&slice_cpu);
+	u64 used = ktime_get_mono_fast_ns() - st->grant_ns;
+
+	lockdep_assert_irqs_disabled();
+
+	if (c->owner == t) {
+		/* Never waits: the timer only runs in hard irq on this CPU. */
+		hrtimer_try_to_cancel(&c->timer);
+		c->owner = NULL;
+	}
+	clear_task_syscall_work(t, SLICEEXT);
+	st->granted = 0;
+	st->yielded = how == SLICEEXT_END_YIELDED;
+
+	sliceext_stat_inc(SLICEEXT_STAT_END + how);
+	sliceext_hist_add(used);
+
+	switch (how) {
+	case SLICEEXT_END_EXPIRED:
+		trace_sliceext_expire(t, used);
+		break;
+	case SLICEEXT_END_YIELDED:
+		trace_sliceext_yield(t, used);
+		break;
+	case SLICEEXT_END_REVOKED:
+		trace_sliceext_revoke(t, used);
+		break;
+	case SLICEEXT_END_ABORTED:
+		trace_sliceext_abort(t, used, syscall_get_nr(t, task_pt_regs(t)));
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * A grant ended outside a syscall: the user's slice_ctrl still shows it,
+ * and is cleared on the way back to user space.
+ */
+static void slice_end_grant_async(struct task_struct *t,
+				  enum sliceext_grant_end how)
+{
+	slice_end_grant(t, how);
+	slice_of(t)->clear_user = 1;
+	set_tsk_thread_flag(t, TIF_NOTIFY_RESUME);
+}
+
+static enum hrtimer_restart slice_timer_fn(struct hrtimer *timer)
+{
+	struct slice_cpu *c = container_of(timer, struct slice_cpu, timer);
+
+	/* The owner may have been switched out without a chance to cancel. */
+	if (c->owner == current && slice_of(current)->granted) {
+		slice_end_grant_async(current, SLICEEXT_END_EXPIRED);
+		slice_set_need_resched();
+	}
+	c->owner = NULL;
+	return HRTIMER_NORESTART;
+}
+
+static void slice_deny(struct task_struct *t, enum sliceext_deny_reason why)
+{
+	sliceext_stat_inc(SLICEEXT_STAT_DENIED + why);
+	trace_sliceext_deny(t, why);
+}
+
+/*
+ * Interrupt or exception return to user mode, interrupts off, before the
+ * exit work loop: the only place a grant is made, as in mainline (never
+ * on syscall return). User memory is accessed without faulting: the
+ * thread wrote its request moments ago, so the page is normally there;
+ * when it is not, the request is denied ("fault") rather than served.
+ */
+void sliceext_irq_exit_to_user(struct pt_regs *regs)
+{
+	struct task_struct *t = current;
+	struct sliceext_slice *st = slice_of(t);
+	unsigned long work = read_thread_flags();
+	struct rseq_slice_ctrl ctrl;
+	struct slice_cpu *c;
+	u32 slice_ns;
+
+	if (likely(!st->enabled) || !(work & _TIF_NEED_RESCHED) || !t->rseq)
+		return;
+
+	/* A second preemption point inside a grant takes it back. */
+	if (st->granted) {
+		slice_end_grant_async(t, SLICEEXT_END_REVOKED);
+		return;
+	}
+
+	if (copy_from_user_nofault(&ctrl, slice_user_ctrl(t), sizeof(ctrl)) ||
+	    !ctrl.request)
+		return;
+
+	sliceext_stat_inc(SLICEEXT_STAT_REQUESTED);
+
+	if (slice_closed()) {
+		slice_deny(t, SLICEEXT_DENY_DISABLED);
+		return;
+	}
+	if (work & (EXIT_TO_USER_MODE_WORK & ~_TIF_NEED_RESCHED)) {
+		slice_deny(t, SLICEEXT_DENY_EXIT_WORK);
+		return;
+	}
+	if (READ_ONCE(slice_rt_guard) && sliceext_rt_waiting()) {
+		slice_deny(t, SLICEEXT_DENY_RT_WAITER);
+		return;
+	}
+
+	ctrl.request = 0;
+	ctrl.granted = 1;
+	if (copy_to_user_nofault(slice_user_ctrl(t), &ctrl, sizeof(ctrl))) {
+		slice_deny(t, SLICEEXT_DENY_FAULT);
+		return;
+	}
+
+	clear_tsk_need_resched(t);
+	clear_preempt_need_resched();
+
+	slice_ns = READ_ONCE(slice_ext_nsec);
+	st->granted = 1;
+	st->grant_ns = ktime_get_mono_fast_ns();
+	set_task_syscall_work(t, SLICEEXT);
+	c = this_cpu_ptr(&slice_cpu);
+	c->owner = t;
+	hrtimer_start(&c->timer, ns_to_ktime(slice_ns),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+
+	sliceext_stat_inc(SLICEEXT_STAT_GRANTED);
+	trace_sliceext_grant(t, slice_ns);
+}
+
+/*
+ * Syscall entry with SYSCALL_WORK_SLICEEXT set, process context: any
+ * syscall ends a grant, which is the point of rseq_slice_yield(). As in
+ * mainline, the CPU is given up right here, and the user's slice_ctrl is
+ * cleared before the syscall runs, so that a fork inside a grant leaves
+ * no granted byte in the child.
+ */
+void sliceext_syscall_work(long nr)
+{
+	struct task_struct *t = current;
+	struct sliceext_slice *st = slice_of(t);
+	bool clear;
+
+	/* Leaving the preempt scope reschedules on preemptible kernels. */
+	scoped_guard(preempt) {
+		/* The timer may end the grant under us. */
+		scoped_guard(irq) {
+			if (st->granted) {
+				slice_end_grant(t, nr == __NR_rseq_slice_yield ?
+						   SLICEEXT_END_YIELDED :
+						   SLICEEXT_END_ABORTED);
+				slice_set_need_resched();
+				st->clear_user = 1;
+			}
+			clear_task_syscall_work(t, SLICEEXT);
+			clear = st->clear_user;
+			st->clear_user = 0;
+		}
+	}
+	/* And this on the others. */
+	cond_resched();
+
+	if (clear && t->rseq && put_user(0U, &slice_user_ctrl(t)->all))
+		force_sig(SIGSEGV);
+}
+
+/* rseq_slice_yield(2), preemption off: 1 if syscall entry ended a grant. */
+long sliceext_rseq_slice_yield(void)
+{
+	struct sliceext_slice *st = slice_of(current);
+	long yielded = st->yielded;
+
+	st->yielded = 0;
+	return yielded;
+}
+
+/* Any context switch ends a grant. Runqueue locked, interrupts off. */
+void sliceext_sched_out(struct task_struct *prev)
+{
+	if (unlikely(slice_of(prev)->granted))
+		slice_end_grant_async(prev, SLICEEXT_END_REVOKED);
+}
+
+/*
+ * Write the rseq area of current for the way back to user space: 0 to
+ * slice_ctrl if the thread opted in or an ended grant shows there, and,
+ * when unloading, flags without our status bits. Faults are either taken
+ * (@may_fault) or reported as -EFAULT with nothing half done that matters:
+ * every write here is idempotent.
+ */
+static int slice_write_back(struct task_struct *t, bool may_fault)
+{
+	struct sliceext_slice *st = slice_of(t);
+	struct rseq __user *rseq = t->rseq;
+	u32 zero = 0, flags;
+
+	if (st->enabled || st->clear_user) {
+		if (may_fault ? put_user(zero, &rseq->slice_ctrl.all) :
+				copy_to_user_nofault(&rseq->slice_ctrl.all, &zero,
+						     sizeof(zero)))
+			return -EFAULT;
+		st->clear_user = 0;
+	}
+	if (READ_ONCE(st->forget)) {
+		if (may_fault ? get_user(flags, &rseq->flags) :
+				copy_from_user_nofault(&flags, &rseq->flags,
+						       sizeof(flags)))
+			return -EFAULT;
+		flags &= ~SLICE_STATUS_BITS;
+		if (may_fault ? put_user(flags, &rseq->flags) :
+				copy_to_user_nofault(&rseq->flags, &flags,
+						     sizeof(flags)))
+			return -EFAULT;
+		st->enabled = 0;
+		WRITE_ONCE(st->forget, 0);
+	}
+	return 0;
+}
+
+/*
+ * An rseq thread returns to user space through TIF_NOTIFY_RESUME: after a
+ * context switch, or because a grant ended, or because we are unloading.
+ * First called with preemption off, where we must not fault; true asks
+ * the core for a second call, under SRCU, where we may.
+ */
+bool sliceext_rseq_notify_resume(struct pt_regs *regs, bool may_fault)
+{
+	struct task_struct *t = current;
+	struct sliceext_slice *st = slice_of(t);
+
+	if (likely(!st->enabled && !st->clear_user && !READ_ONCE(st->forget)))
+		return false;
+
+	if (!slice_write_back(t, may_fault))
+		return false;
+	if (!may_fault)
+		return true;
+	force_sig(SIGSEGV);
+	return false;
+}
+
+/* Publish the status bits in rseq->flags: AVAILABLE, and ENABLED if @on. */
+static int slice_put_status(struct rseq __user *rseq, bool on)
+{
+	u32 flags;
+
+	if (get_user(flags, &rseq->flags))
+		return -EFAULT;
+	flags &= ~SLICE_STATUS_BITS;
+	flags |= RSEQ_CS_FLAG_SLICE_EXT_AVAILABLE;
+	if (on)
+		flags |= RSEQ_CS_FLAG_SLICE_EXT_ENABLED;
+	if (put_user(flags, &rseq->flags))
+		return -EFAULT;
+	/* Opting in makes the field ours: start it clean, as mainline. */
+	if (on && put_user(0U, &rseq->slice_ctrl.all))
+		return -EFAULT;
+	return 0;
+}
+
+/*
+ * rseq(2) registration of @rseq for current: a new area starts with the
+ * extension off, or on with RSEQ_FLAG_SLICE_EXT_DEFAULT_ON. Whatever the
+ * thread had before (an area unregistered, or left behind by execve())
+ * is forgotten.
+ */
+int sliceext_rseq_register(struct rseq __user *rseq, int flags)
+{
+	struct sliceext_slice *st = slice_of(current);
+	bool on = flags & RSEQ_FLAG_SLICE_EXT_DEFAULT_ON;
+	int ret;
+
+	st->enabled = 0;
+	st->clear_user = 0;
+	WRITE_ONCE(st->forget, 0);
+	if (slice_closed())
+		return 0;
+
+	ret = slice_put_status(rseq, on);
+	if (ret)
+		return ret;
+	st->enabled = on;
+	return 0;
+}
+
+/*
+ * Whether current has the extension on. execve() and rseq unregistration
+ * drop the area; the state that went with it no longer counts, as
+ * mainline's rseq_reset() would have cleared it.
+ */
+static bool slice_is_enabled(struct task_struct *t)
+{
+	return t->rseq && slice_of(t)->enabled;
+}
+
+/*
+ * prctl(PR_RSEQ_SLICE_EXTENSION, @op, @arg, 0, 0), as mainline, except
+ * that SET publishes the AVAILABLE bit itself instead of insisting it was
+ * set at registration: threads may have registered before we loaded.
+ */
+int sliceext_rseq_prctl(unsigned long op, unsigned long arg)
+{
+	struct task_struct *t = current;
+	bool on;
+
+	switch (op) {
+	case PR_RSEQ_SLICE_EXTENSION_GET:
+		if (arg)
+			return -EINVAL;
+		return slice_is_enabled(t) ? PR_RSEQ_SLICE_EXT_ENABLE : 0;
+
+	case PR_RSEQ_SLICE_EXTENSION_SET:
+		if (arg & ~PR_RSEQ_SLICE_EXT_ENABLE)
+			return -EINVAL;
+		if (slice_closed())
+			return -ENOTSUPP;
+		if (!t->rseq)
+			return -ENXIO;
+
+		on = arg & PR_RSEQ_SLICE_EXT_ENABLE;
+		if (on == slice_is_enabled(t))
+			return 0;
+		if (slice_put_status(t->rseq, on)) {
+			force_sig(SIGSEGV);
+			return -EFAULT;
+		}
+		slice_of(t)->enabled = on;
+		return 0;
+
+	default:
+		return -EINVAL;
+	}
+}
+
+/*
+ * current forked @p (fork hook, after the core zeroed @p's state): as
+ * mainline's rseq_fork(), a child that shares nothing of the parent's
+ * memory keeps its rseq area, and so its opt-in; threads and vfork()
+ * children start without an area.
+ */
+void sliceext_slice_fork(struct task_struct *p, unsigned long clone_flags)
+{
+	/* Copied from the parent's thread_info; the fork syscall ended any grant. */
+	clear_task_syscall_work(p, SLICEEXT);
+	if (!(clone_flags & CLONE_VM) && !READ_ONCE(slice_draining))
+		slice_of(p)->enabled = slice_is_enabled(current);
+}
+
+void sliceext_slice_init(void)
+{
+	struct dentry *dir = sliceext_debugfs_dir("ext");
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		hrtimer_init(&per_cpu(slice_cpu, cpu).timer, CLOCK_MONOTONIC,
+			     HRTIMER_MODE_REL_PINNED_HARD);
+	for_each_possible_cpu(cpu)
+		per_cpu(slice_cpu, cpu).timer.function = slice_timer_fn;
+
+	sliceext_knobs_create(dir, slice_knobs, ARRAY_SIZE(slice_knobs));
+	sliceext_slice_stats_create(dir);
+}
+
+/* On each CPU: end the grant its timer guards, so its owner reschedules. */
+static void slice_drain_cpu(void *unused)
+{
+	struct slice_cpu *c = this_cpu_ptr(&slice_cpu);
+	struct task_struct *t = c->owner;
+
+	if (t && slice_of(t)->granted) {
+		slice_end_grant_async(t, SLICEEXT_END_REVOKED);
+		if (t == current)
+			slice_set_need_resched();
+	}
+}
+
+static bool slice_has_user_state(struct task_struct *t)
+{
+	struct sliceext_slice *st = slice_of(t);
+
+	return t->rseq && (st->enabled || st->clear_user);
+}
+
+/* Threads that still have to clear their rseq area, and may yet do it. */
+static unsigned int slice_forget_pending(bool *blocked_only)
+{
+	struct task_struct *g, *t;
+	unsigned int n = 0;
+
+	*blocked_only = true;
+	guard(rcu)();
+	for_each_process_thread(g, t) {
+		if (!READ_ONCE(slice_of(t)->forget) || !t->rseq ||
+		    (t->flags & PF_EXITING))
+			continue;
+		n++;
+		if (task_is_running(t) || READ_ONCE(t->on_rq))
+			*blocked_only = false;
+	}
+	return n;
+}
+
+/*
+ * First step of unloading, hooks still registered: stop granting, end the
+ * live grants, and have every thread that can see us in its rseq area
+ * (status bits, a granted byte) clear it itself on its way back to user
+ * space. We never write another task's memory: an execve() or an rseq
+ * unregistration could have given the address to someone else.
+ *
+ * Runnable threads get there quickly; threads blocked in the kernel may
+ * not for a long time, and are not waited for: their areas keep the
+ * status bits, and their requests are simply never granted again.
+ */
+void sliceext_slice_stop(void)
+{
+	unsigned long deadline = jiffies + msecs_to_jiffies(SLICE_FORGET_WAIT_MS);
+	struct task_struct *g, *t;
+	unsigned int pending;
+	bool blocked_only;
+
+	WRITE_ONCE(slice_draining, true);
+	on_each_cpu(slice_drain_cpu, NULL, 1);
+
+	scoped_guard(rcu) {
+		for_each_process_thread(g, t) {
+			if (!slice_has_user_state(t))
+				continue;
+			WRITE_ONCE(slice_of(t)->forget, 1);
+			set_tsk_thread_flag(t, TIF_NOTIFY_RESUME);
+			/* A thread in user space on another CPU: bring it in. */
+			kick_process(t);
+		}
+	}
+
+	while ((pending = slice_forget_pending(&blocked_only)) &&
+	       !blocked_only && time_before(jiffies, deadline))
+		usleep_range(1000, 2000);
+	if (pending)
+		pr_info("%u threads blocked in the kernel keep the slice extension status bits in their rseq area\n",
+			pending);
+}
+
+/*
+ * Last step of unloading, hooks unregistered: no timer may stay armed and
+ * no task may keep state of ours.
+ */
+void sliceext_slice_exit(void)
+{
+	struct task_struct *g, *t;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		hrtimer_cancel(&per_cpu(slice_cpu, cpu).timer);
+
+	guard(rcu)();
+	for_each_process_thread(g, t) {
+		clear_task_syscall_work(t, SLICEEXT);
+		memset(slice_of(t), 0, sizeof(struct sliceext_slice));
+	}
+}
