@@ -40,6 +40,8 @@ static u32 burst_inherit_type = 2;
 static u32 burst_cache_lifetime_ns = 75 * NSEC_PER_MSEC;
 static u32 burst_wakeup_half_slice = 1;
 static u32 burst_half_lag_clamp = 1;
+static u32 burst_group_placement = 1;
+static u32 burst_wakeup_unprotect = 1;
 
 /*
  * How far up the process tree fork inheritance looks for relatives. A
@@ -169,14 +171,41 @@ void sliceext_switched_to_fair(struct task_struct *p)
 	burst_set_score(p, 0, true);
 }
 
+/*
+ * BORE's placement tweaks apply to a scored task (@p), and with
+ * group_placement to a task group's entity (@p NULL) too, so that a group
+ * that wakes up competes with the hogs' group as a task would.
+ */
+static bool burst_placed(struct task_struct *p)
+{
+	if (!p)
+		return READ_ONCE(burst_enabled) && READ_ONCE(burst_group_placement);
+	return burst_active(p);
+}
+
 int sliceext_wakeup_vslice_shift(struct task_struct *p)
 {
-	return READ_ONCE(burst_wakeup_half_slice) && burst_active(p);
+	return READ_ONCE(burst_wakeup_half_slice) && burst_placed(p);
 }
 
 int sliceext_lag_limit_shift(struct task_struct *p)
 {
-	return READ_ONCE(burst_half_lag_clamp) && burst_active(p);
+	return READ_ONCE(burst_half_lag_clamp) && burst_placed(p);
+}
+
+/*
+ * A task that bursts less than the one running may end the running one's
+ * slice protection, as a task with a shorter slice may (PREEMPT_SHORT):
+ * EEVDF still decides, on eligibility and deadlines. Across task groups
+ * this is what lets a waking interactive task in one group get in before
+ * a hog in another has used up its slice.
+ */
+int sliceext_wakeup_unprotect(struct task_struct *p, struct task_struct *curr)
+{
+	if (!READ_ONCE(burst_wakeup_unprotect) || !burst_active(p) ||
+	    !burst_active(curr))
+		return 0;
+	return burst_task_penalty(p) < burst_task_penalty(curr);
 }
 
 /*
@@ -269,6 +298,7 @@ static void burst_inherit_locked(void *data)
 			    burst_parent(anc) == anc || !burst_parent(anc)->pid)
 				break;
 			anc = burst_parent(anc);
+			sliceext_burst_stat_inc(SLICEEXT_BURST_ANCESTOR_STEPS);
 		}
 	}
 	if (!burst_cached(&burst_of(anc)->child_cache, f->now, &f->penalty)) {
@@ -374,6 +404,8 @@ static struct sliceext_knob burst_knobs[] = {
 	{ "cache_lifetime_ns",	&burst_cache_lifetime_ns, 0, NSEC_PER_SEC },
 	{ "wakeup_half_slice",	&burst_wakeup_half_slice, 0, 1 },
 	{ "half_lag_clamp",	&burst_half_lag_clamp,	0, 1 },
+	{ "group_placement",	&burst_group_placement,	0, 1 },
+	{ "wakeup_unprotect",	&burst_wakeup_unprotect, 0, 1 },
 };
 
 module_param_cb(burst_enabled, &sliceext_knob_param_ops, &burst_knobs[0], 0644);
@@ -392,6 +424,10 @@ module_param_cb(burst_wakeup_half_slice, &sliceext_knob_param_ops, &burst_knobs[
 MODULE_PARM_DESC(burst_wakeup_half_slice, "Half slice on wakeup placement (0-1, default 1)");
 module_param_cb(burst_half_lag_clamp, &sliceext_knob_param_ops, &burst_knobs[7], 0644);
 MODULE_PARM_DESC(burst_half_lag_clamp, "Halved lag bound (0-1, default 1)");
+module_param_cb(burst_group_placement, &sliceext_knob_param_ops, &burst_knobs[8], 0644);
+MODULE_PARM_DESC(burst_group_placement, "Placement tweaks for task group entities too (0-1, default 1)");
+module_param_cb(burst_wakeup_unprotect, &sliceext_knob_param_ops, &burst_knobs[9], 0644);
+MODULE_PARM_DESC(burst_wakeup_unprotect, "A waking task with a lower penalty ends the running one's slice protection (0-1, default 1)");
 
 void sliceext_burst_init(void)
 {

@@ -30,13 +30,19 @@ SLICEEXT_END(SLICEEXT_END_REVOKED,	"revoked")
 SLICEEXT_END(SLICEEXT_END_YIELDED,	"yielded")
 SLICEEXT_END(SLICEEXT_END_ABORTED,	"aborted")
 
-/* Burst scheduling events, burst/stats. */
+/*
+ * Burst scheduling events, burst/stats: score changes, burst restarts,
+ * threads and processes that inherited a penalty, inheritance served from
+ * a cache or by sampling, and the levels fork inheritance walked up the
+ * process tree (at most 8 a fork).
+ */
 SLICEEXT_BURST_STAT(SLICEEXT_BURST_SCORE_CHANGES,	"score_changes")
 SLICEEXT_BURST_STAT(SLICEEXT_BURST_RESTARTS,		"restarts")
 SLICEEXT_BURST_STAT(SLICEEXT_BURST_FORK_THREAD,		"fork_thread")
 SLICEEXT_BURST_STAT(SLICEEXT_BURST_FORK_PROCESS,	"fork_process")
 SLICEEXT_BURST_STAT(SLICEEXT_BURST_CACHE_HITS,		"cache_hits")
 SLICEEXT_BURST_STAT(SLICEEXT_BURST_CACHE_MISSES,	"cache_misses")
+SLICEEXT_BURST_STAT(SLICEEXT_BURST_ANCESTOR_STEPS,	"ancestor_steps")
 
 #undef SLICEEXT_DENY
 #undef SLICEEXT_END

@@ -41,6 +41,7 @@ static const struct sliceext_ops sliceext_module_ops = {
 	.prio_offset		= sliceext_prio_offset,
 	.wakeup_vslice_shift	= sliceext_wakeup_vslice_shift,
 	.lag_limit_shift	= sliceext_lag_limit_shift,
+	.wakeup_unprotect	= sliceext_wakeup_unprotect,
 };
 
 static int __init sliceext_init(void)
@@ -88,6 +89,7 @@ static void __exit sliceext_exit(void)
 	/* Once this returns no CPU runs module code from a hook. */
 	sliceext_unregister_ops(&sliceext_module_ops);
 	sliceext_slice_exit();
+	sliceext_slice_stats_log();
 	/* Stock weights for every scored task, now that the core computes them. */
 	sliceext_burst_exit();
 	sliceext_knobs_exit();

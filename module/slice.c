@@ -94,6 +94,21 @@ static bool slice_closed(void)
 	return !READ_ONCE(slice_enabled) || READ_ONCE(slice_draining);
 }
 
+/*
+ * @t opted in (prctl, registration, fork). If unloading began meanwhile,
+ * its walk may have missed @t: have @t undo it on its way to user space.
+ * Pairs with the barrier between setting slice_draining and that walk.
+ */
+static void slice_opted_in(struct task_struct *t)
+{
+	/* Order the opt-in before reading slice_draining. */
+	smp_mb();
+	if (READ_ONCE(slice_draining)) {
+		WRITE_ONCE(slice_of(t)->forget, 1);
+		set_tsk_thread_flag(t, TIF_NOTIFY_RESUME);
+	}
+}
+
 static struct rseq_slice_ctrl __user *slice_user_ctrl(struct task_struct *t)
 {
 	return &t->rseq->slice_ctrl;
@@ -402,6 +417,8 @@ int sliceext_rseq_register(struct rseq __user *rseq, int flags)
 	if (ret)
 		return ret;
 	st->enabled = on;
+	if (on)
+		slice_opted_in(current);
 	return 0;
 }
 
@@ -447,6 +464,8 @@ int sliceext_rseq_prctl(unsigned long op, unsigned long arg)
 			return -EFAULT;
 		}
 		slice_of(t)->enabled = on;
+		if (on)
+			slice_opted_in(t);
 		return 0;
 
 	default:
@@ -464,8 +483,10 @@ void sliceext_slice_fork(struct task_struct *p, unsigned long clone_flags)
 {
 	/* Copied from the parent's thread_info; the fork syscall ended any grant. */
 	clear_task_syscall_work(p, SLICEEXT);
-	if (!(clone_flags & CLONE_VM) && !READ_ONCE(slice_draining))
-		slice_of(p)->enabled = slice_is_enabled(current);
+	if (!(clone_flags & CLONE_VM) && slice_is_enabled(current)) {
+		slice_of(p)->enabled = 1;
+		slice_opted_in(p);
+	}
 }
 
 void sliceext_slice_init(void)
@@ -541,6 +562,8 @@ void sliceext_slice_stop(void)
 	bool blocked_only;
 
 	WRITE_ONCE(slice_draining, true);
+	/* Pairs with slice_opted_in(): an opt-in sees draining, or we see it. */
+	smp_mb();
 	on_each_cpu(slice_drain_cpu, NULL, 1);
 
 	scoped_guard(rcu) {

@@ -116,6 +116,7 @@ void sliceext_hist_add(u64 used_ns);
 void sliceext_burst_stat_inc(enum sliceext_burst_stat stat);
 void sliceext_slice_stats_create(struct dentry *dir);
 const char *sliceext_deny_name(enum sliceext_deny_reason reason);
+void sliceext_slice_stats_log(void);
 void sliceext_burst_stats_create(struct dentry *dir);
 
 /*
@@ -171,5 +172,6 @@ void sliceext_switched_to_fair(struct task_struct *p);
 int sliceext_prio_offset(struct task_struct *p);
 int sliceext_wakeup_vslice_shift(struct task_struct *p);
 int sliceext_lag_limit_shift(struct task_struct *p);
+int sliceext_wakeup_unprotect(struct task_struct *p, struct task_struct *curr);
 
 #endif /* _SLICEEXT_H */

@@ -7,6 +7,8 @@
  * context); readers sum over CPUs and may see a count in flight, which
  * is fine for statistics. Writing 0 to a file resets what it shows.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/debugfs.h>
 #include <linux/log2.h>
 #include <linux/percpu.h>
@@ -117,6 +119,27 @@ static int stats_show(struct seq_file *m, void *unused)
 		seq_printf(m, "%s %llu\n", end_names[i],
 			   stat[SLICEEXT_STAT_END + i]);
 	return 0;
+}
+
+/*
+ * The slice extension totals, once into the kernel log when unloading:
+ * with every grant ended and no hook left, requested = granted + denied
+ * and granted = expired + revoked + yielded + aborted must hold exactly.
+ */
+void sliceext_slice_stats_log(void)
+{
+	u64 stat[SLICEEXT_STAT_NR] = {}, denied = 0, ended = 0;
+	int i;
+
+	sliceext_sum(offsetof(struct sliceext_counters, stat), stat,
+		     SLICEEXT_STAT_NR);
+	for (i = 0; i < SLICEEXT_DENY_NR; i++)
+		denied += stat[SLICEEXT_STAT_DENIED + i];
+	for (i = 0; i < SLICEEXT_END_NR; i++)
+		ended += stat[SLICEEXT_STAT_END + i];
+	pr_info("slice extension totals: requested %llu granted %llu denied %llu ended %llu\n",
+		stat[SLICEEXT_STAT_REQUESTED], stat[SLICEEXT_STAT_GRANTED],
+		denied, ended);
 }
 
 /* "low_ns high_ns count" for each bucket from the first to the last used. */

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# burst/ knobs and files: defaults and ranges of SPEC.md, every malformed
+# burst/ knobs and files: defaults and ranges of README.md, every malformed
 # or out-of-range write fails with EINVAL and keeps the value, non-root
 # writes are refused.
 . "$(dirname "$0")/../lib/tap.sh"
@@ -18,10 +18,12 @@ check_knob $d/inherit_type 2 0 2
 check_knob $d/cache_lifetime_ns 75000000 0 1000000000
 check_knob $d/wakeup_half_slice 1 0 1
 check_knob $d/half_lag_clamp 1 0 1
+check_knob $d/group_placement 1 0 1
+check_knob $d/wakeup_unprotect 1 0 1
 
 check_eq "stats mode 0644" 644 "$(stat -c %a $d/stats)"
 check_eq "stats lists every counter" \
-	"score_changes restarts fork_thread fork_process cache_hits cache_misses" \
+	"score_changes restarts fork_thread fork_process cache_hits cache_misses ancestor_steps" \
 	"$(awk '{ print $1 }' $d/stats | xargs)"
 for bad in 1 abc -1 " "; do
 	check_eq "stats: write '$bad' fails with EINVAL" "Invalid argument" \
@@ -37,7 +39,7 @@ check_eq "stats: non-root write refused" "Permission denied" \
 	"$(as_nobody bash -c "echo 0 > $d/stats" 2>&1 | sed 's/.*: //')"
 
 check_eq "tasks mode 0444" 444 "$(stat -c %a $d/tasks)"
-check_eq "tasks header" "pid comm score penalty burst_ns" "$(head -n 1 $d/tasks)"
+check_eq "tasks header" "pid comm score penalty burst_ns weight" "$(head -n 1 $d/tasks)"
 check "tasks lists this shell" test -n "$(burst_field $$ score)"
 check_eq "tasks lists no RT task (migration/0 is SCHED_FIFO)" "" \
 	"$(awk -v p="$(pgrep -x migration/0)" '$1 == p' $d/tasks)"

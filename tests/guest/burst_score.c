@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Burst scores as the kernel applies them, read from burst/tasks and
- * /proc/<pid>/sched, against the formula of SPEC.md section 4. The
+ * /proc/<pid>/sched, against the formula in module/burst_math.h. The
  * expected values come from module/burst_math.c, which the host unit
  * tests check against hand-computed cases.
  *

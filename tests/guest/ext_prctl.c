@@ -5,7 +5,7 @@
  * RSEQ_FLAG_SLICE_EXT_DEFAULT_ON for 32- and 64-byte areas, and ENXIO
  * without an rseq area.
  *
- * Run twice by 50-ext-abi.sh: with glibc's rseq registration (glibc
+ * Run twice by 52-ext-abi.sh: with glibc's rseq registration (glibc
  * tests) and with GLIBC_TUNABLES=glibc.pthread.rseq=0 (own-area tests);
  * each test skips itself in the other run.
  */

@@ -1,62 +1,56 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Wakeup latency of a SCHED_FIFO thread sharing CPU 0 with a fair-class
- * hog that is always inside a slice extension request window (it never
- * leaves one), or that never requests at all.
+ * rt_guard: a slice extension never delays a task of a class above the
+ * fair one. A fair hog on CPU 0 sits in a request window all the time,
+ * so every reschedule it meets finds a request; the variants make those
+ * reschedules come from a waking SCHED_FIFO thread, a SCHED_DEADLINE
+ * task, or the stop class (the migration thread that moves the hog when
+ * its affinity changes), with the guard on and off.
  *
- *   rt_guard request|plain SECONDS
- *
- * The RT thread sleeps until absolute 1 ms deadlines and records how late
- * it woke. Prints "key value" lines: samples, p50/p99/max latency in ns.
+ * Run with GLIBC_TUNABLES=glibc.pthread.rseq=0: the hog registers its own
+ * area. The test reads and resets /sys/kernel/debug/sliceext/ext/stats.
  */
-#define _GNU_SOURCE
+#include "test_util.h"
+
+#include <linux/sched/types.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdbool.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/prctl.h>
 #include <sys/rseq.h>
-#include <time.h>
-#include <linux/rseq.h>
+
+#include "kselftest_harness.h"
 
 #define PERIOD_NS	1000000
+#define RUN_NS		2000000000ULL
+#define MAX_SAMPLES	4096
+
+enum waiter { FIFO, DEADLINE, STOP, NONE };
 
 static volatile bool stop;
-static bool request;
 
-static uint64_t ts_ns(const struct timespec *ts)
-{
-	return ts->tv_sec * 1000000000ULL + ts->tv_nsec;
-}
-
-static void pin_cpu0(void)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(0, &set);
-	sched_setaffinity(0, sizeof(set), &set);
-}
-
+/* Always inside a request window; re-requests after each grant ends. */
 static void *hog(void *arg)
 {
-	volatile struct rseq *rs = (struct rseq *)((char *)__builtin_thread_pointer() +
-						   __rseq_offset);
+	struct rseq *rs = rseq_area_alloc(64);
 
-	pin_cpu0();
-	if (request && prctl(PR_RSEQ_SLICE_EXTENSION, PR_RSEQ_SLICE_EXTENSION_SET,
-			     PR_RSEQ_SLICE_EXT_ENABLE, 0, 0)) {
-		perror("prctl");
-		exit(1);
-	}
+	if (!rs || pin_cpu(0) ||
+	    sys_rseq(rs, 64, RSEQ_FLAG_SLICE_EXT_DEFAULT_ON))
+		return (void *)1L;
 	while (!stop) {
-		if (request && !rs->slice_ctrl.request && !rs->slice_ctrl.granted)
+		if (!rs->slice_ctrl.request && !rs->slice_ctrl.granted)
 			rs->slice_ctrl.request = 1;
 	}
 	rs->slice_ctrl.request = 0;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (rs->slice_ctrl.granted)
+		syscall(__NR_rseq_slice_yield);
+	return NULL;
+}
+
+static void *spinner(void *arg)
+{
+	pin_cpu(1);
+	while (!stop)
+		;
 	return NULL;
 }
 
@@ -67,48 +61,179 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-int main(int argc, char **argv)
+/*
+ * A SCHED_FIFO thread on CPU 0 that wakes at absolute 1 ms deadlines;
+ * returns its p99 lateness in ns, or 0 on error.
+ */
+static uint64_t fifo_waiter(uint64_t run_ns)
 {
 	struct sched_param sp = { .sched_priority = 50 };
-	struct timespec next, woke;
-	uint64_t *lat;
-	size_t n, i;
-	pthread_t th;
+	static uint64_t late[MAX_SAMPLES];
+	struct timespec next;
+	unsigned int n = 0;
+	uint64_t end;
 
-	if (argc != 3 || (strcmp(argv[1], "request") && strcmp(argv[1], "plain"))) {
-		fprintf(stderr, "usage: %s request|plain SECONDS\n", argv[0]);
-		return 2;
-	}
-	request = !strcmp(argv[1], "request");
-	n = atof(argv[2]) * 1e9 / PERIOD_NS;
-	lat = calloc(n, sizeof(*lat));
-
-	pin_cpu0();
-	if (pthread_create(&th, NULL, hog, NULL))
-		return 1;
-	if (sched_setscheduler(0, SCHED_FIFO, &sp)) {
-		perror("sched_setscheduler");
-		return 1;
-	}
-
+	if (pin_cpu(0) || sched_setscheduler(0, SCHED_FIFO, &sp))
+		return 0;
 	clock_gettime(CLOCK_MONOTONIC, &next);
-	for (i = 0; i < n; i++) {
+	end = now_ns() + run_ns;
+	while (now_ns() < end && n < MAX_SAMPLES) {
+		uint64_t due;
+
 		next.tv_nsec += PERIOD_NS;
-		if (next.tv_nsec >= 1000000000) {
-			next.tv_nsec -= 1000000000;
+		if (next.tv_nsec >= 1000000000L) {
+			next.tv_nsec -= 1000000000L;
 			next.tv_sec++;
 		}
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
-		clock_gettime(CLOCK_MONOTONIC, &woke);
-		lat[i] = ts_ns(&woke) - ts_ns(&next);
+		due = next.tv_sec * 1000000000ULL + next.tv_nsec;
+		late[n++] = now_ns() - due;
 	}
-	stop = true;
-	pthread_join(th, NULL);
-
-	qsort(lat, n, sizeof(*lat), cmp_u64);
-	printf("samples %zu\n", n);
-	printf("latency_p50_ns %llu\n", (unsigned long long)lat[n / 2]);
-	printf("latency_p99_ns %llu\n", (unsigned long long)lat[n * 99 / 100]);
-	printf("latency_max_ns %llu\n", (unsigned long long)lat[n - 1]);
-	return 0;
+	sp.sched_priority = 0;
+	sched_setscheduler(0, SCHED_OTHER, &sp);
+	qsort(late, n, sizeof(late[0]), cmp_u64);
+	return n ? late[n * 99 / 100] : 0;
 }
+
+/* A SCHED_DEADLINE task: 100 us every 1 ms, on whichever CPU it gets. */
+static int deadline_waiter(uint64_t run_ns)
+{
+	struct sched_attr attr = {
+		.size		= sizeof(attr),
+		.sched_policy	= SCHED_DEADLINE,
+		.sched_runtime	= 100000,
+		.sched_deadline	= PERIOD_NS,
+		.sched_period	= PERIOD_NS,
+	};
+	struct timespec ts = { 0, PERIOD_NS / 2 };
+	uint64_t end = now_ns() + run_ns;
+
+	if (syscall(SYS_sched_setattr, 0, &attr, 0))
+		return -errno;
+	while (now_ns() < end)
+		nanosleep(&ts, NULL);
+	attr.sched_policy = SCHED_OTHER;
+	return syscall(SYS_sched_setattr, 0, &attr, 0) ? -errno : 0;
+}
+
+/* Move the hog between CPU 0 and 1: each move wakes a stopper thread. */
+static unsigned int stop_waiter(pid_t hog_tid, uint64_t run_ns)
+{
+	uint64_t end = now_ns() + run_ns;
+	unsigned int moves = 0;
+	cpu_set_t set;
+
+	while (now_ns() < end) {
+		CPU_ZERO(&set);
+		CPU_SET(moves & 1, &set);
+		if (sched_setaffinity(hog_tid, sizeof(set), &set))
+			break;
+		moves++;
+		usleep(2000);
+	}
+	return moves;
+}
+
+FIXTURE(guard)
+{
+	pthread_t	hog, spinner;
+	pid_t		hog_tid;
+	bool		spinning;
+};
+
+FIXTURE_VARIANT(guard)
+{
+	enum waiter	waiter;
+	bool		guard;
+};
+
+FIXTURE_VARIANT_ADD(guard, fifo_guarded)	{ .waiter = FIFO, .guard = true };
+FIXTURE_VARIANT_ADD(guard, fifo_unguarded)	{ .waiter = FIFO, .guard = false };
+FIXTURE_VARIANT_ADD(guard, deadline_guarded)	{ .waiter = DEADLINE, .guard = true };
+FIXTURE_VARIANT_ADD(guard, stop_guarded)	{ .waiter = STOP, .guard = true };
+
+static pid_t hog_tid;
+
+static void *hog_start(void *arg)
+{
+	hog_tid = gettid();
+	return hog(arg);
+}
+
+FIXTURE_SETUP(guard)
+{
+	if (__rseq_size)
+		SKIP(return, "run with GLIBC_TUNABLES=glibc.pthread.rseq=0");
+	if (sliceext_counter("ext/stats", "granted") < 0)
+		SKIP(return, "sliceext not loaded");
+	ASSERT_EQ(0, sliceext_set("ext/rt_guard", variant->guard ? "1" : "0"));
+	ASSERT_EQ(0, sliceext_set("ext/stats", "0"));
+	ASSERT_EQ(0, pthread_create(&self->hog, NULL, hog_start, NULL));
+	while (!__atomic_load_n(&hog_tid, __ATOMIC_ACQUIRE))
+		usleep(1000);
+	self->hog_tid = hog_tid;
+	if (variant->waiter == DEADLINE) {
+		/* With CPU 1 busy too, the DL task lands on CPU 0 at times. */
+		ASSERT_EQ(0, pthread_create(&self->spinner, NULL, spinner, NULL));
+		self->spinning = true;
+	}
+}
+
+FIXTURE_TEARDOWN(guard)
+{
+	stop = true;
+	pthread_join(self->hog, NULL);
+	if (self->spinning)
+		pthread_join(self->spinner, NULL);
+	sliceext_set("ext/rt_guard", "1");
+}
+
+TEST_F(guard, waiters_are_never_delayed)
+{
+	long long granted, denied_rt, requested, denied;
+	unsigned int moves = 0;
+	uint64_t p99 = 0;
+
+	switch (variant->waiter) {
+	case FIFO:
+		p99 = fifo_waiter(RUN_NS);
+		ASSERT_NE(0, p99);
+		break;
+	case DEADLINE:
+		ASSERT_EQ(0, deadline_waiter(RUN_NS));
+		break;
+	case STOP:
+		moves = stop_waiter(self->hog_tid, RUN_NS);
+		ASSERT_LT(100, moves);
+		break;
+	case NONE:
+		break;
+	}
+
+	requested = sliceext_counter("ext/stats", "requested");
+	granted = sliceext_counter("ext/stats", "granted");
+	denied = sliceext_counter("ext/stats", "denied");
+	denied_rt = sliceext_counter("ext/stats", "denied_rt_waiter");
+	TH_LOG("requested %lld granted %lld denied_rt_waiter %lld moves %u p99 %llu ns",
+	       requested, granted, denied_rt, moves, (unsigned long long)p99);
+	EXPECT_LE(granted + denied, requested);
+
+	if (!variant->guard) {
+		/* The FIFO thread's wakeups are granted, and bounded. */
+		EXPECT_LT(0, granted);
+		EXPECT_EQ(0, denied_rt);
+		EXPECT_GT(5000000ULL, p99);
+		return;
+	}
+	EXPECT_LT(0, denied_rt);
+	/* Other fair wakeups on CPU 0 may still be granted, rarely. */
+	EXPECT_LE(granted * 20, denied_rt);
+	if (variant->waiter == STOP)
+		/* Nearly every move met the request that is always up. */
+		EXPECT_LE(moves / 2, (unsigned long long)denied_rt);
+	if (variant->waiter == FIFO)
+		/* Timer slack and TCG, not a grant: far below any tick. */
+		EXPECT_GT(2000000ULL, p99);
+}
+
+TEST_HARNESS_MAIN

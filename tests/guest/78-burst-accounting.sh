@@ -1,0 +1,143 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Burst accounting as BORE does it, on the kernels people run (cpu
+# cgroups, autogroups):
+#  - every task's load weight matches the score burst/tasks shows for it,
+#    under churn (the score is cached; prio_offset only reads it);
+#  - a burst ends with its last runtime committed: a task asleep shows
+#    burst_ns 0, not the runtime since the last tick;
+#  - fork inheritance walks at most 8 levels up a chain of single-child
+#    processes, however deep;
+#  - zombies do not count in what a new child inherits, and a SCHED_IDLE
+#    task shows no score.
+. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/lib.sh"
+
+d=/sys/kernel/debug/sliceext/burst
+check "modprobe sliceext" modprobe sliceext
+
+# stale_weights: "pid weight expected" for every task of burst/tasks whose
+# se.load.weight is not sched_prio_to_weight[nice + 20 + score] << 10 (or
+# SCHED_IDLE's); read twice, 50 ms apart, so that a reweight caught half
+# way through one reading does not count.
+stale_weights() {
+	/usr/bin/python3 - "$d/tasks" <<'PY'
+import sys, time
+W = [88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
+     9548, 7620, 6100, 4904, 3906, 3121, 2501, 1991, 1586, 1277,
+     1024, 820, 655, 526, 423, 335, 272, 215, 172, 137,
+     110, 87, 70, 56, 45, 36, 29, 23, 18, 15]
+def scan():
+    bad = {}
+    lines = open(sys.argv[1]).read().splitlines()
+    for l in lines[1:]:
+        f = l.split()
+        pid, score, weight = f[0], int(f[-4]), int(f[-1])
+        try:
+            st = open("/proc/%s/stat" % pid).read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        nice, policy = int(st[16]), st[38]
+        exp = 3072 if policy == "5" else W[min(39, max(0, nice + 20 + score))] << 10
+        if weight != exp:
+            bad[pid] = (weight, exp)
+    return bad
+first = scan()
+time.sleep(0.05)
+again = scan()
+for pid in first:
+    if pid in again:
+        print(pid, *again[pid])
+PY
+}
+
+# Churn: hogs, sleepers, forks, renices, policy changes.
+pids=()
+for i in 1 2 3; do
+	timeout 20 sh -c 'while :; do :; done' & pids+=($!)
+done
+(while :; do hackbench -g 2 -l 100 > /dev/null 2>&1; done) & pids+=($!)
+(while :; do /bin/true; done) & pids+=($!)
+(while :; do renice -n $((RANDOM % 10)) -p "${pids[0]}" > /dev/null; sleep 0.05; done) & pids+=($!)
+sleep 1
+stale=
+for i in $(seq 20); do
+	stale+=$(stale_weights)
+	sleep 0.1
+done
+kill "${pids[@]}" 2>/dev/null
+wait 2>/dev/null
+check_eq "under churn, every weight matches its score" "" "$stale"
+
+# A task that runs 3 ms and sleeps 200 ms: asleep, its burst is 0.
+/usr/bin/python3 - <<'PY' &
+import time
+end = time.time() + 6
+while time.time() < end:
+    t = time.perf_counter()
+    while time.perf_counter() - t < 0.003:
+        pass
+    time.sleep(0.2)
+PY
+sleeper=$!
+sleep 1
+nonzero=0
+for i in $(seq 20); do
+	state=$(awk '{ print $3 }' /proc/$sleeper/stat)
+	b=$(burst_field $sleeper burst_ns)
+	[ "$state" = S ] && [ "${b:-0}" != 0 ] && nonzero=$((nonzero + 1))
+	sleep 0.13
+done
+kill $sleeper 2>/dev/null; wait $sleeper 2>/dev/null
+check_eq "asleep, a task's burst_ns is 0 (its runtime was committed first)" 0 "$nonzero"
+
+# A chain of 1000 single-child processes, 200 forks at its bottom.
+steps() { awk '$1 == "ancestor_steps" { print $2 }' $d/stats; }
+procs() { awk '$1 == "fork_process" { print $2 }' $d/stats; }
+s0=$(steps) f0=$(procs)
+res=$("$SLICEEXT_BIN/fork_chain" 1000 200)
+s1=$(steps) f1=$(procs)
+echo "# fork_chain 1000 200: $res; $((s1 - s0)) ancestor steps over $((f1 - f0)) process forks"
+check "the chain forked" test $((f1 - f0)) -ge 1200
+check "at most 8 ancestor levels a fork" test $((s1 - s0)) -le $(((f1 - f0) * 8))
+
+# Zombies do not count: five hog children exit unreaped, then a child of
+# the same (sleepy) parent inherits no more than the parent's low penalty.
+res=$(/usr/bin/python3 - <<'PY'
+import os, time
+for i in range(5):
+    if os.fork() == 0:
+        t = time.time()
+        while time.time() - t < 0.6:
+            pass
+        os._exit(0)
+time.sleep(1.0)   # all five are zombies now; the inheritance cache expired
+r, w = os.pipe()
+pid = os.fork()
+if pid == 0:
+    os.read(r, 1)
+    os._exit(0)
+print(pid)
+time.sleep(0.3)
+print(open("/sys/kernel/debug/sliceext/burst/tasks").read())
+os.write(w, b"x")
+PY
+)
+child=$(head -n 1 <<<"$res")
+pen=$(awk -v p="$child" '$1 == p { print $4 }' <<<"$res")
+echo "# child of a parent with 5 hog zombies: penalty $pen"
+# The hogs' penalty would be about 2400 (a 0.6 s burst); the parent's own,
+# which a child of a sleepy parent may take, stays well below.
+check "zombies do not count in what a new child inherits" test "${pen:-99999}" -lt 1280
+
+# SCHED_IDLE: no score shown, whatever its burst.
+timeout 5 sh -c 'while :; do :; done' &
+hog=$!
+sleep 2
+chrt -i -p 0 $hog
+check_eq "a SCHED_IDLE task shows score 0" 0 "$(burst_field $hog score)"
+kill $hog 2>/dev/null; wait $hog 2>/dev/null
+
+check "modprobe -r sliceext" modprobe -r sliceext
+tap_done
