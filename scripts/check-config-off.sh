@@ -12,9 +12,9 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 kdir=$1 work=$2
-objs="kernel/sched/core.o kernel/sched/build_utility.o kernel/rseq.o
-      kernel/sys.o fs/binfmt_elf.o kernel/entry/common.o
-      arch/x86/entry/common.o"
+objs="kernel/sched/core.o kernel/sched/fair.o kernel/sched/build_utility.o
+      kernel/rseq.o kernel/sys.o kernel/fork.o fs/binfmt_elf.o
+      kernel/entry/common.o arch/x86/entry/common.o"
 # Syscall 471 gets a table slot either way; with the option off it is
 # COND_SYSCALL's -ENOSYS stub, which is what stock 6.12 answers too. These
 # objects must build but cannot be byte-identical.

@@ -101,6 +101,10 @@ s1=$(steps) f1=$(procs)
 echo "# fork_chain 1000 200: $res; $((s1 - s0)) ancestor steps over $((f1 - f0)) process forks"
 check "the chain forked" test $((f1 - f0)) -ge 1200
 check "at most 8 ancestor levels a fork" test $((s1 - s0)) -le $(((f1 - f0) * 8))
+# The rate itself is a benchmark (make bench, icount mode); shown here only.
+modprobe -r sliceext
+echo "# module unloaded: $("$SLICEEXT_BIN/fork_chain" 1000 200)"
+modprobe sliceext
 
 # Zombies do not count: five hog children exit unreaped, then a child of
 # the same (sleepy) parent inherits no more than the parent's low penalty.

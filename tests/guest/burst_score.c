@@ -72,8 +72,8 @@ static unsigned int predicted(unsigned long long burst_ns)
 }
 
 /*
- * @pid's line in burst/tasks: "pid comm score penalty burst_ns". The
- * comm may hold spaces, so the numbers are taken from the end.
+ * @pid's line in burst/tasks: "pid comm score penalty burst_ns weight".
+ * The comm may hold spaces, so the numbers are taken from the end.
  */
 static int read_burst(pid_t pid, struct burst_line *out)
 {
@@ -89,11 +89,11 @@ static int read_burst(pid_t pid, struct burst_line *out)
 		n = 0;
 		for (char *t = strtok(line, " \n"); t && n < 8; t = strtok(NULL, " \n"))
 			f[n++] = t;
-		if (n < 5)
+		if (n < 6)
 			break;
-		out->score = strtoul(f[n - 3], NULL, 10);
-		out->penalty = strtoul(f[n - 2], NULL, 10);
-		out->burst_ns = strtoull(f[n - 1], NULL, 10);
+		out->score = strtoul(f[n - 4], NULL, 10);
+		out->penalty = strtoul(f[n - 3], NULL, 10);
+		out->burst_ns = strtoull(f[n - 2], NULL, 10);
 		found = 0;
 	}
 	fclose(fp);

@@ -21,7 +21,6 @@
 
 #define PERIOD_NS	1000000
 #define RUN_NS		2000000000ULL
-#define MAX_SAMPLES	4096
 
 enum waiter { FIFO, DEADLINE, STOP, NONE };
 
@@ -54,45 +53,56 @@ static void *spinner(void *arg)
 	return NULL;
 }
 
-static int cmp_u64(const void *a, const void *b)
+/* Total run delay (time runnable, waiting for the CPU) and switch-ins. */
+static int schedstat(uint64_t *run_delay, uint64_t *switches)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	unsigned long long cpu, delay, n;
+	char path[64];
+	FILE *f;
+	int ret;
 
-	return x < y ? -1 : x > y;
+	snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat", gettid());
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	ret = fscanf(f, "%llu %llu %llu", &cpu, &delay, &n) == 3 ? 0 : -1;
+	fclose(f);
+	*run_delay = delay;
+	*switches = n;
+	return ret;
 }
 
 /*
  * A SCHED_FIFO thread on CPU 0 that wakes at absolute 1 ms deadlines;
- * returns its p99 lateness in ns, or 0 on error.
+ * returns its average run delay per wakeup in ns (from waking to running,
+ * where a grant to the hog would delay it), or 0 on error. Unlike the
+ * lateness of its timer, this is not moved by the host descheduling the
+ * VM between the timer and the wakeup.
  */
 static uint64_t fifo_waiter(uint64_t run_ns)
 {
 	struct sched_param sp = { .sched_priority = 50 };
-	static uint64_t late[MAX_SAMPLES];
+	uint64_t d0, n0, d1, n1, end;
 	struct timespec next;
-	unsigned int n = 0;
-	uint64_t end;
 
-	if (pin_cpu(0) || sched_setscheduler(0, SCHED_FIFO, &sp))
+	if (pin_cpu(0) || sched_setscheduler(0, SCHED_FIFO, &sp) ||
+	    schedstat(&d0, &n0))
 		return 0;
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	end = now_ns() + run_ns;
-	while (now_ns() < end && n < MAX_SAMPLES) {
-		uint64_t due;
-
+	while (now_ns() < end) {
 		next.tv_nsec += PERIOD_NS;
 		if (next.tv_nsec >= 1000000000L) {
 			next.tv_nsec -= 1000000000L;
 			next.tv_sec++;
 		}
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
-		due = next.tv_sec * 1000000000ULL + next.tv_nsec;
-		late[n++] = now_ns() - due;
 	}
+	if (schedstat(&d1, &n1) || n1 == n0)
+		return 0;
 	sp.sched_priority = 0;
 	sched_setscheduler(0, SCHED_OTHER, &sp);
-	qsort(late, n, sizeof(late[0]), cmp_u64);
-	return n ? late[n * 99 / 100] : 0;
+	return (d1 - d0) / (n1 - n0);
 }
 
 /* A SCHED_DEADLINE task: 100 us every 1 ms, on whichever CPU it gets. */
@@ -192,12 +202,12 @@ TEST_F(guard, waiters_are_never_delayed)
 {
 	long long granted, denied_rt, requested, denied;
 	unsigned int moves = 0;
-	uint64_t p99 = 0;
+	uint64_t delay = 0;
 
 	switch (variant->waiter) {
 	case FIFO:
-		p99 = fifo_waiter(RUN_NS);
-		ASSERT_NE(0, p99);
+		delay = fifo_waiter(RUN_NS);
+		ASSERT_NE(0, delay);
 		break;
 	case DEADLINE:
 		ASSERT_EQ(0, deadline_waiter(RUN_NS));
@@ -214,26 +224,39 @@ TEST_F(guard, waiters_are_never_delayed)
 	granted = sliceext_counter("ext/stats", "granted");
 	denied = sliceext_counter("ext/stats", "denied");
 	denied_rt = sliceext_counter("ext/stats", "denied_rt_waiter");
-	TH_LOG("requested %lld granted %lld denied_rt_waiter %lld moves %u p99 %llu ns",
-	       requested, granted, denied_rt, moves, (unsigned long long)p99);
+	TH_LOG("requested %lld granted %lld denied_rt_waiter %lld moves %u; FIFO run delay %llu ns a wakeup",
+	       requested, granted, denied_rt, moves, (unsigned long long)delay);
 	EXPECT_LE(granted + denied, requested);
 
 	if (!variant->guard) {
-		/* The FIFO thread's wakeups are granted, and bounded. */
+		/*
+		 * The FIFO thread's wakeups are granted to the hog, which
+		 * delays each by up to slice_ext_nsec and the timer's slack.
+		 */
 		EXPECT_LT(0, granted);
 		EXPECT_EQ(0, denied_rt);
-		EXPECT_GT(5000000ULL, p99);
+		EXPECT_GT(3000000ULL, delay);
 		return;
 	}
+	/* Every kind of waiter is seen and denied to the hog. */
 	EXPECT_LT(0, denied_rt);
-	/* Other fair wakeups on CPU 0 may still be granted, rarely. */
-	EXPECT_LE(granted * 20, denied_rt);
-	if (variant->waiter == STOP)
+	switch (variant->waiter) {
+	case FIFO:
+		/*
+		 * Its wakeups are most of the hog's reschedules; other fair
+		 * wakeups on CPU 0 may still be granted, rarely. Nothing then
+		 * delays it but the switch itself: far below a tick.
+		 */
+		EXPECT_LE(granted * 20, denied_rt);
+		EXPECT_GT(1000000ULL, delay);
+		break;
+	case STOP:
 		/* Nearly every move met the request that is always up. */
 		EXPECT_LE(moves / 2, (unsigned long long)denied_rt);
-	if (variant->waiter == FIFO)
-		/* Timer slack and TCG, not a grant: far below any tick. */
-		EXPECT_GT(2000000ULL, p99);
+		break;
+	default:
+		break;
+	}
 }
 
 TEST_HARNESS_MAIN
