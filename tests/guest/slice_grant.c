@@ -164,7 +164,12 @@ TEST_F(grant, every_end_is_counted)
 	ASSERT_LT(0, seen);
 	EXPECT_EQ(counter("requested"), counter("granted") + counter("denied"));
 	EXPECT_EQ(counter("granted"), ended);
-	EXPECT_LE(seen, counter("granted"));
+	/*
+	 * (Expire counts a grant again when a gap, such as the host
+	 * descheduling the VM, splits it: not comparable.)
+	 */
+	if (variant->leave != EXPIRE)
+		EXPECT_LE(seen, counter("granted"));
 	EXPECT_EQ(0, syscall(__NR_rseq_slice_yield));
 
 	switch (variant->leave) {
