@@ -6,6 +6,7 @@
 #   DKMS_OPTS            --dkmstree/--sourcetree of the prepared DKMS tree
 #   SLICEEXT_BADABI_KO   a module built for a mismatched hook ABI
 #   SLICEEXT_BIN         the C test programs, built on the host
+#   SLICEEXT_DEB         the Debian packages (scripts/deb.sh), for 82-deb.sh
 
 # Run a command as an unprivileged user.
 as_nobody() {
@@ -124,4 +125,39 @@ wait_until() {
 		[ $SECONDS -lt $end ] || return 1
 		sleep 0.1
 	done
+}
+
+# stale_weights: "pid weight expected" for every task of burst/tasks whose
+# se.load.weight is not sched_prio_to_weight[nice + 20 + score] << 10 (or
+# SCHED_IDLE's); read twice, 50 ms apart, so that a reweight caught half
+# way through one reading does not count.
+stale_weights() {
+	/usr/bin/python3 - /sys/kernel/debug/sliceext/burst/tasks <<'PY'
+import sys, time
+W = [88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
+     9548, 7620, 6100, 4904, 3906, 3121, 2501, 1991, 1586, 1277,
+     1024, 820, 655, 526, 423, 335, 272, 215, 172, 137,
+     110, 87, 70, 56, 45, 36, 29, 23, 18, 15]
+def scan():
+    bad = {}
+    lines = open(sys.argv[1]).read().splitlines()
+    for l in lines[1:]:
+        f = l.split()
+        pid, score, weight = f[0], int(f[-4]), int(f[-1])
+        try:
+            st = open("/proc/%s/stat" % pid).read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        nice, policy = int(st[16]), st[38]
+        exp = 3072 if policy == "5" else W[min(39, max(0, nice + 20 + score))] << 10
+        if weight != exp:
+            bad[pid] = (weight, exp)
+    return bad
+first = scan()
+time.sleep(0.05)
+again = scan()
+for pid in first:
+    if pid in again:
+        print(pid, *again[pid])
+PY
 }
