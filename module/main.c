@@ -80,20 +80,25 @@ static int __init sliceext_init(void)
 
 static void __exit sliceext_exit(void)
 {
-	ktime_t start = ktime_get();
+	ktime_t start = ktime_get(), stopped, unregistered;
 
 	/* Knob writes from here on only store their value. */
 	sliceext_knobs_live(false);
 	/* End live grants; threads clear their rseq areas while we can help. */
 	sliceext_slice_stop();
+	stopped = ktime_get();
 	/* Once this returns no CPU runs module code from a hook. */
 	sliceext_unregister_ops(&sliceext_module_ops);
+	unregistered = ktime_get();
 	sliceext_slice_exit();
 	sliceext_slice_stats_log();
 	/* Stock weights for every scored task, now that the core computes them. */
 	sliceext_burst_exit();
 	sliceext_knobs_exit();
-	pr_info("unloaded in %lld us\n", ktime_us_delta(ktime_get(), start));
+	pr_info("unloaded in %lld us (threads %lld, hooks %lld, tasks %lld)\n",
+		ktime_us_delta(ktime_get(), start), ktime_us_delta(stopped, start),
+		ktime_us_delta(unregistered, stopped),
+		ktime_us_delta(ktime_get(), unregistered));
 }
 
 module_init(sliceext_init);

@@ -13,7 +13,7 @@
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/lib.sh"
 
-rounds=${SLICEEXT_STRESS_ROUNDS:-100}
+rounds=${SLICEEXT_STRESS_ROUNDS:-10}
 preempt=/sys/kernel/debug/sched/preempt
 old_model=$(sed -n 's/.*(\([a-z]*\)).*/\1/p' "$preempt")
 echo full > "$preempt"
@@ -61,4 +61,7 @@ report_times() { # WHAT SED_PATTERN
 }
 report_times load 's/.*sliceext: version .* in \([0-9]*\) us.*/\1/p'
 report_times unload 's/.*sliceext: unloaded in \([0-9]*\) us.*/\1/p'
+report_times "unload, threads clearing their areas" 's/.*sliceext: unloaded in .*(threads \([0-9]*\),.*/\1/p'
+report_times "unload, hooks unregistered" 's/.*sliceext: unloaded in .* hooks \([0-9]*\),.*/\1/p'
+report_times "unload, tasks reset" 's/.*sliceext: unloaded in .* tasks \([0-9]*\)).*/\1/p'
 tap_done
