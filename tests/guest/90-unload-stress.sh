@@ -13,7 +13,7 @@
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/lib.sh"
 
-rounds=${SLICEEXT_STRESS_ROUNDS:-10}
+rounds=${SLICEEXT_STRESS_ROUNDS:-100}
 preempt=/sys/kernel/debug/sched/preempt
 old_model=$(sed -n 's/.*(\([a-z]*\)).*/\1/p' "$preempt")
 echo full > "$preempt"
