@@ -40,7 +40,7 @@ static u32 burst_inherit_type = 2;
 static u32 burst_cache_lifetime_ns = 75 * NSEC_PER_MSEC;
 static u32 burst_wakeup_half_slice = 1;
 static u32 burst_half_lag_clamp = 1;
-static u32 burst_group_placement = 1;
+static u32 burst_group_placement;
 static u32 burst_wakeup_unprotect = 1;
 static u32 burst_score_max = BURST_SCORE_MAX;
 
@@ -181,8 +181,9 @@ void sliceext_switched_to_fair(struct task_struct *p)
 
 /*
  * BORE's placement tweaks apply to a scored task (@p), and with
- * group_placement to a task group's entity (@p NULL) too, so that a group
- * that wakes up competes with the hogs' group as a task would.
+ * group_placement to a task group's entity (@p NULL) too, as in BORE.
+ * Off by default: measured, it made a waking group's latency worse more
+ * often than better (docs/benchmarks.md).
  */
 static bool burst_placed(struct task_struct *p)
 {
@@ -434,7 +435,7 @@ MODULE_PARM_DESC(burst_wakeup_half_slice, "Half slice on wakeup placement (0-1, 
 module_param_cb(burst_half_lag_clamp, &sliceext_knob_param_ops, &burst_knobs[7], 0644);
 MODULE_PARM_DESC(burst_half_lag_clamp, "Halved lag bound (0-1, default 1)");
 module_param_cb(burst_group_placement, &sliceext_knob_param_ops, &burst_knobs[8], 0644);
-MODULE_PARM_DESC(burst_group_placement, "Placement tweaks for task group entities too (0-1, default 1)");
+MODULE_PARM_DESC(burst_group_placement, "Placement tweaks for task group entities too (0-1, default 0)");
 module_param_cb(burst_wakeup_unprotect, &sliceext_knob_param_ops, &burst_knobs[9], 0644);
 MODULE_PARM_DESC(burst_wakeup_unprotect, "A waking task with a lower penalty ends the running one's slice protection (0-1, default 1)");
 module_param_cb(burst_score_max, &sliceext_knob_param_ops, &burst_knobs[10], 0644);

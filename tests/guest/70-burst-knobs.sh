@@ -18,7 +18,7 @@ check_knob $d/inherit_type 2 0 2
 check_knob $d/cache_lifetime_ns 75000000 0 1000000000
 check_knob $d/wakeup_half_slice 1 0 1
 check_knob $d/half_lag_clamp 1 0 1
-check_knob $d/group_placement 1 0 1
+check_knob $d/group_placement 0 0 1
 check_knob $d/wakeup_unprotect 1 0 1
 check_knob $d/score_max 39 0 39
 
