@@ -21,4 +21,11 @@ fi
 "$bin" 2>&1
 rc=$?
 check_eq "uapi host test exits 0" 0 "$rc"
+
+# The examples build as a user would build them, against uapi/ and tools/.
+for c in "$top"/tools/examples/*.c; do
+	check "example $(basename "$c") builds with -Wall -Wextra -Werror" \
+		gcc -O2 -Wall -Wextra -Werror -pthread -I "$top/uapi" -I "$top/tools" \
+		-o "$SLICEEXT_WORK/$(basename "$c" .c)" "$c"
+done
 tap_done

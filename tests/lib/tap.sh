@@ -11,6 +11,15 @@
 
 tap_failed=0
 
+# Host tests keep their files under SLICEEXT_WORK, which tests/run sets;
+# run on their own, they get a temporary directory, never "/".
+if [ -z "${SLICEEXT_WORK:-}" ]; then
+	SLICEEXT_WORK=$(mktemp -d "${TMPDIR:-/tmp}/sliceext-test.XXXXXX")
+	# shellcheck disable=SC2064 # expand now: the path is fixed
+	trap "rm -rf '$SLICEEXT_WORK'" EXIT
+	export SLICEEXT_WORK
+fi
+
 ok() { echo "ok - $1"; }
 
 not_ok() {
