@@ -42,7 +42,6 @@ static u32 burst_wakeup_half_slice = 1;
 static u32 burst_half_lag_clamp = 1;
 static u32 burst_group_placement;
 static u32 burst_wakeup_unprotect = 1;
-static u32 burst_score_max = BURST_SCORE_MAX;
 
 /*
  * How far up the process tree fork inheritance looks for relatives. A
@@ -89,17 +88,10 @@ static u32 burst_task_penalty(struct task_struct *p)
 	return max_t(u32, READ_ONCE(b->penalty), cur);
 }
 
-/*
- * The score @p's weight should carry now. score_max caps it (BORE has no
- * cap: 39): long-running hogs then weigh no less than short-lived
- * CPU-bound tasks (a build's compilers) that start near 0, while
- * wakeup_unprotect still orders tasks by their uncapped penalties.
- */
+/* The score @p should have now. */
 static u32 burst_task_score(struct task_struct *p)
 {
-	if (!burst_active(p))
-		return 0;
-	return min(burst_score(burst_task_penalty(p)), READ_ONCE(burst_score_max));
+	return burst_active(p) ? burst_score(burst_task_penalty(p)) : 0;
 }
 
 /* The score @p's load weight carries: what prio_offset returns. */
@@ -415,7 +407,6 @@ static struct sliceext_knob burst_knobs[] = {
 	{ "half_lag_clamp",	&burst_half_lag_clamp,	0, 1 },
 	{ "group_placement",	&burst_group_placement,	0, 1 },
 	{ "wakeup_unprotect",	&burst_wakeup_unprotect, 0, 1 },
-	{ "score_max",		&burst_score_max,	0, BURST_SCORE_MAX, burst_enabled_changed },
 };
 
 module_param_cb(burst_enabled, &sliceext_knob_param_ops, &burst_knobs[0], 0644);
@@ -438,8 +429,6 @@ module_param_cb(burst_group_placement, &sliceext_knob_param_ops, &burst_knobs[8]
 MODULE_PARM_DESC(burst_group_placement, "Placement tweaks for task group entities too (0-1, default 0)");
 module_param_cb(burst_wakeup_unprotect, &sliceext_knob_param_ops, &burst_knobs[9], 0644);
 MODULE_PARM_DESC(burst_wakeup_unprotect, "A waking task with a lower penalty ends the running one's slice protection (0-1, default 1)");
-module_param_cb(burst_score_max, &sliceext_knob_param_ops, &burst_knobs[10], 0644);
-MODULE_PARM_DESC(burst_score_max, "Highest score a weight carries (0-39, default 39)");
 
 void sliceext_burst_init(void)
 {

@@ -20,7 +20,6 @@ check_knob $d/wakeup_half_slice 1 0 1
 check_knob $d/half_lag_clamp 1 0 1
 check_knob $d/group_placement 0 0 1
 check_knob $d/wakeup_unprotect 1 0 1
-check_knob $d/score_max 39 0 39
 
 check_eq "stats mode 0644" 644 "$(stat -c %a $d/stats)"
 check_eq "stats lists every counter" \
