@@ -12,6 +12,14 @@
 #                     table (ARGS="--quick", "--repeat N", "--json FILE", ...)
 #   make kernel       build (or reuse) the patched test kernel
 #   make checkpatch   scripts/checkpatch.pl --strict on patches and module
+#   make tools        build the sliceext(8) tool (tools/sliceext/)
+#   make install      install the tool, its man page and the user ABI
+#                     headers (PREFIX=/usr/local, DESTDIR=)
+#   make deb          Debian packages sliceext-dkms and sliceext, into
+#                     build/deb/ (docs/packaging.md)
+#   make kernel-deb [CONFIG=/boot/config-...]
+#                     linux-image/linux-headers packages of the patched
+#                     6.12 (scripts/kernel-deb.sh)
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 
@@ -39,4 +47,25 @@ bench:
 checkpatch:
 	scripts/checkpatch.sh
 
-.PHONY: all modules clean kernel check demo bench checkpatch
+PREFIX ?= /usr/local
+DESTDIR ?=
+incdir := $(DESTDIR)$(PREFIX)/include/sliceext
+
+tools:
+	$(MAKE) -C tools/sliceext
+
+install: tools
+	install -D -m 0755 tools/sliceext/sliceext $(DESTDIR)$(PREFIX)/sbin/sliceext
+	install -D -m 0644 tools/sliceext/sliceext.8 \
+		$(DESTDIR)$(PREFIX)/share/man/man8/sliceext.8
+	install -D -m 0644 -t $(incdir)/linux $(wildcard uapi/linux/*.h)
+	install -D -m 0644 -t $(incdir) tools/rseq_slice.h
+
+deb:
+	scripts/deb.sh
+
+kernel-deb:
+	scripts/kernel-deb.sh $(if $(CONFIG),--config "$(CONFIG)")
+
+.PHONY: all modules clean kernel check demo bench checkpatch tools install \
+	deb kernel-deb

@@ -6,9 +6,11 @@
 # that runs multi-threaded TCG guests; the suite is added from the mirror
 # already configured in the system's apt sources, never a hard-coded host.
 #
-# Usage: scripts/deps.sh [build|test|all]   (default: all)
+# Usage: scripts/deps.sh [build|test|package|all]   (default: all)
+#   package: what "make deb" needs (Debian's packaging tools, lintian)
 set -euo pipefail
 
+. "$(dirname "$0")/lib.sh"
 what=${1:-all}
 
 build_pkgs="build-essential flex bison bc libelf-dev libssl-dev cpio
@@ -16,12 +18,17 @@ build_pkgs="build-essential flex bison bc libelf-dev libssl-dev cpio
 	    sparse git"
 test_pkgs="qemu-system-x86 udev busybox-static trace-cmd rt-tests
 	   stress-ng procps util-linux"
+# make bench's pictures (scripts/bench-report.py --svg)
+bench_pkgs="python3-matplotlib"
 src_pkg=linux-source-6.12
+package_pkgs="build-essential debhelper dh-dkms dpkg-dev fakeroot lintian
+	      zlib1g-dev dkms"
 
 case $what in
 build) pkgs="$build_pkgs $src_pkg" ;;
-test|all) pkgs="$build_pkgs $test_pkgs $src_pkg" ;;
-*) echo "usage: $0 [build|test|all]" >&2; exit 2 ;;
+test|all) pkgs="$build_pkgs $test_pkgs $bench_pkgs $package_pkgs $src_pkg" ;;
+package) pkgs=$package_pkgs ;;
+*) echo "usage: $0 [build|test|package|all]" >&2; exit 2 ;;
 esac
 
 . /etc/os-release
@@ -44,7 +51,7 @@ qemu_ok() {
 }
 
 need=$(missing | xargs)
-if [ -z "$need" ] && { [ "$what" = build ] || qemu_ok; }; then
+if [ -z "$need" ] && { [ "$what" = build ] || [ "$what" = package ] || qemu_ok; }; then
 	exit 0
 fi
 
@@ -54,24 +61,11 @@ if [ "$(id -u)" != 0 ]; then
 	exit 1
 fi
 
-# The first URI of the system's configured Debian archive.
-debian_uri() {
-	local f
-	for f in /etc/apt/sources.list.d/*.sources; do
-		[ -e "$f" ] || continue
-		awk '/^URIs:/ { for (i = 2; i <= NF; i++) print $i }' "$f"
-	done
-	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-		[ -e "$f" ] || continue
-		awk '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i ~ /:\/\//) { print $i; break } }' "$f"
-	done
-}
-
 backports=
 if [ "$codename" = bookworm ]; then
 	backports=bookworm-backports
 	if ! grep -rqs "bookworm-backports" /etc/apt/sources.list /etc/apt/sources.list.d/; then
-		uri=$(debian_uri | grep -E '/debian/?$' | grep -v security | head -n1)
+		uri=$(debian_main_uri)
 		if [ -z "$uri" ]; then
 			echo "sliceext: no Debian archive found in apt sources" >&2
 			exit 1
@@ -87,6 +81,6 @@ apt_install() {
 }
 apt-get update -qq -o Acquire::Retries=3
 apt_install $pkgs
-if [ -n "$backports" ] && [ "$what" != build ] && ! qemu_ok; then
+if [ -n "$backports" ] && [ "$what" != build ] && [ "$what" != package ] && ! qemu_ok; then
 	apt_install -t "$backports" qemu-system-x86
 fi

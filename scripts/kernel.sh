@@ -5,16 +5,19 @@
 # outside the repository keyed by source version, config and patch
 # series. A second call with nothing changed does no work.
 #
-# Usage: scripts/kernel.sh [test|release|stock]
+# Usage: scripts/kernel.sh [test|release|stock|mainline]
 #   test     lockdep, DEBUG_ATOMIC_SLEEP and friends (default)
 #   release  the same kernel without the debug options, for benchmarks
 #            (guest.config and release.config)
 #   stock    release's source and config without the patch series (so
 #            without CONFIG_SCHED_SLICEEXT): the benchmarks' baseline
+#   mainline Debian's linux-source-7.3 (trixie-backports) with release's
+#            fragments and mainline's own CONFIG_RSEQ_SLICE_EXTENSION=y:
+#            the slice extension as merged, for side-by-side benchmarks
 #
 # Environment:
 #   KSRC=/path       unpatched 6.12 tree to start from (default: Debian's
-#                    /usr/src/linux-source-6.12.tar.xz)
+#                    /usr/src/linux-source-6.12.tar.xz; not for mainline)
 #   SLICEEXT_CACHE   cache directory (default: ~/.cache/sliceext)
 #
 # Prints the kernel's directory in the cache; its file "env" holds KVER,
@@ -23,24 +26,38 @@ set -euo pipefail
 
 flavour=${1:-test}
 top=$(cd "$(dirname "$0")/.." && pwd)
-cache=${SLICEEXT_CACHE:-${HOME:-/root}/.cache/sliceext}
+. "$top/scripts/lib.sh"
+cache=$(sliceext_cache)
 tarball=/usr/src/linux-source-6.12.tar.xz
+series=6.12
 
 log() { echo "kernel.sh: $*" >&2; }
 
 case $flavour in
 test) fragments="$top/scripts/kconfig/guest.config $top/scripts/kconfig/debug.config" ;;
-release|stock)
+release|stock|mainline)
 	fragments="$top/scripts/kconfig/guest.config $top/scripts/kconfig/release.config" ;;
-*) echo "usage: $0 [test|release|stock]" >&2; exit 2 ;;
+*) echo "usage: $0 [test|release|stock|mainline]" >&2; exit 2 ;;
 esac
-if [ "$flavour" = stock ]; then
+if [ "$flavour" = stock ] || [ "$flavour" = mainline ]; then
 	patches=
 else
 	patches=$(ls "$top"/patches/6.12/*.patch)
 fi
 
-if [ -n "${KSRC:-}" ]; then
+# Mainline 7.3 comes from Debian 13's backports, which a Debian 12 host
+# does not list: scripts/lib.sh's apt_private_download fetches it without
+# touching the system's apt sources. A package already downloaded is
+# reused (remove it from the cache to fetch a newer one).
+mainline_pkg=$SLICEEXT_MAINLINE_PKG
+
+if [ "$flavour" = mainline ]; then
+	[ -z "${KSRC:-}" ] || { log "KSRC is for the 6.12 flavours, not mainline"; exit 2; }
+	"$top/scripts/deps.sh" build >&2
+	deb=$(mainline_deb "$cache") || exit 1
+	src_id="deb:$mainline_pkg:$(dpkg-deb -f "$deb" Version)"
+	series=7.3
+elif [ -n "${KSRC:-}" ]; then
 	[ -f "$KSRC/Makefile" ] || { log "KSRC=$KSRC is not a kernel tree"; exit 1; }
 	src_id="tree:$(make -s -C "$KSRC" kernelversion 2>/dev/null)"
 	src_id="$src_id:$(cd "$KSRC" && find . -path ./.git -prune -o -type f \
@@ -58,9 +75,12 @@ recipe=1
 if [ "$flavour" = stock ]; then
 	recipe="$recipe stock=1"
 fi
+if [ "$flavour" = mainline ]; then
+	recipe="$recipe mainline=1"
+fi
 key=$( { echo "$src_id recipe=$recipe"; cat $fragments $patches; } |
 	sha256sum | cut -c1-16)
-dir=$cache/kernels/6.12-$flavour-$key
+dir=$cache/kernels/$series-$flavour-$key
 mkdir -p "$cache/kernels"
 
 exec 9>"$dir.lock"
@@ -78,7 +98,12 @@ log "building $flavour kernel in $dir"
 
 # A private copy of the source, so that the caller's tree stays clean and
 # every cached kernel keeps the exact source it was built from.
-if [ -n "${KSRC:-}" ]; then
+if [ "$flavour" = mainline ]; then
+	mkdir -p "$dir/src"
+	dpkg-deb --fsys-tarfile "$deb" |
+		tar -xO "./usr/src/$mainline_pkg.tar.xz" |
+		tar -xJ -C "$dir/src" --strip-components=1
+elif [ -n "${KSRC:-}" ]; then
 	rsync -a --exclude=.git "$KSRC/" "$dir/src/"
 else
 	mkdir -p "$dir/src"
@@ -97,6 +122,28 @@ if [ "$flavour" = stock ]; then
 		-e 's/^CONFIG_LOCALVERSION=.*/CONFIG_LOCALVERSION="-stock"/' \
 		$fragments > "$dir/stock.config"
 	fragments=$dir/stock.config
+fi
+
+# mainline: the same two fragments, with what 7.3 spells differently or
+# no longer has, each on purpose:
+# - CONFIG_SCHED_SLICEEXT is sliceext's; mainline's own slice extension
+#   is CONFIG_RSEQ_SLICE_EXTENSION (on by default at boot: its static key
+#   starts true, rseq_slice_ext=0 turns it off).
+# - CONFIG_PREEMPT_VOLUNTARY: x86 has lazy preemption since 6.13, and 7.x
+#   offers only "full" and "lazy" there (kernel/Kconfig.preempt,
+#   sched_dynamic_mode()). LAZY is mainline's default and the closest to
+#   voluntary for user space: a woken fair task preempts at the next tick
+#   rather than at once. The 6.12 kernels keep voluntary.
+# - CONFIG_SCHED_DEBUG was removed in 6.16 (its code is always built).
+# - CONFIG_PROC_SYSCTL was folded into CONFIG_SYSCTL (fs/proc/Makefile).
+if [ "$flavour" = mainline ]; then
+	sed -e '/^CONFIG_SCHED_SLICEEXT=/d' \
+		-e 's/^CONFIG_PREEMPT_VOLUNTARY=y$/CONFIG_PREEMPT_LAZY=y/' \
+		-e '/^CONFIG_SCHED_DEBUG=/d' -e '/^CONFIG_PROC_SYSCTL=/d' \
+		-e 's/^CONFIG_LOCALVERSION=.*/CONFIG_LOCALVERSION="-mainline"/' \
+		$fragments > "$dir/mainline.config"
+	echo CONFIG_RSEQ_SLICE_EXTENSION=y >> "$dir/mainline.config"
+	fragments=$dir/mainline.config
 fi
 
 export CCACHE_DIR=$cache/ccache
@@ -162,7 +209,7 @@ prune() {
 	local old n=0
 
 	# shellcheck disable=SC2045 # cache names have no blanks
-	for old in $(ls -dt "$cache/kernels/6.12-$flavour-"*/ 2>/dev/null); do
+	for old in $(ls -dt "$cache/kernels/$series-$flavour-"*/ 2>/dev/null); do
 		old=${old%/}
 		[ "$old" = "$dir" ] && continue
 		if [ -f "$old/env" ]; then

@@ -13,13 +13,21 @@
 #   --timeout S    kill the guest after S seconds (default 1200)
 #   --append ARGS  extra kernel command line (e.g. preempt=full)
 #   --out DIR      keep console.log, dmesg and output here (default: temp)
+#   --tcg-single   one TCG thread for all vCPUs: slower, but immune to
+#                  the rare guest crash of multi-threaded TCG when the
+#                  kernel patches code another vCPU runs (static calls
+#                  switched at module load and unload)
+#   --icount       deterministic timing: single-threaded TCG with
+#                  "-icount shift=0,sleep=off", so guest time advances by
+#                  1 ns per instruction executed, whatever the host does
+#                  (docs/benchmarks.md: what it shows and what it cannot)
 #
 # Exit status: the command's, or 1 if the guest's log holds a splat, or
 # 124 if the guest timed out, or 125 if it died without a result.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-cpus=2 mem=2G timeout=1200 append= out=
+cpus=2 mem=2G timeout=1200 append='' out='' icount=0 single=0
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -28,6 +36,8 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
+	--icount) icount=1; shift ;;
+	--tcg-single) single=1; shift ;;
 	--) shift; break ;;
 	-*) echo "vm.sh: unknown option $1" >&2; exit 2 ;;
 	*) kdir=$1; shift ;;
@@ -54,6 +64,15 @@ echo >> "$out/cmd"
 accel=tcg
 qver=$(qemu-system-x86_64 --version | sed -n 's/.*version \([0-9]*\)\..*/\1/p')
 [ "${qver:-0}" -ge 8 ] || accel=tcg,thread=single
+# Instruction counting needs one TCG thread for all vCPUs; sleep=off lets
+# an idle guest jump to its next timer instead of waiting in real time.
+icount_args=()
+[ $single = 1 ] && accel=tcg,thread=single
+if [ $icount = 1 ]; then
+	accel=tcg,thread=single
+	# shellcheck disable=SC2054 # one option's value, not two
+	icount_args=(-icount shift=0,sleep=off)
+fi
 
 cmdline="console=ttyS0 root=sliceextroot rootfstype=9p"
 cmdline+=" rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose"
@@ -65,7 +84,7 @@ cmdline+=" SLICEEXT_MODROOT=$MODROOT $append"
 start=$(date +%s)
 set +e
 timeout --signal=KILL "$timeout" qemu-system-x86_64 \
-	-accel "$accel" -cpu max -smp "$cpus" -m "$mem" \
+	-accel "$accel" "${icount_args[@]}" -cpu max -smp "$cpus" -m "$mem" \
 	-nodefaults -no-reboot -display none -monitor none \
 	-serial "file:$out/console.log" \
 	-kernel "$BZIMAGE" -append "$cmdline" \

@@ -10,18 +10,16 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/lib.sh"
 work=$1 kver=$2 kbuild=$3
 opts="--dkmstree $work/dkms --sourcetree $work/src"
 
 mkdir -p "$work/dkms" "$work/src"
-ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$top/dkms.conf")
+ver=$(sliceext_version "$top")
 
 # What "dkms add" copies: the module's sources and build files only.
 stage=$work/stage/sliceext-$ver
-mkdir -p "$stage"
-for f in dkms.conf Kbuild Makefile module uapi; do
-	[ -e "$top/$f" ] && cp -r "$top/$f" "$stage/"
-done
+stage_module "$top" "$stage"
 
 dkms add $opts "$stage"
 dkms build $opts -m sliceext -v "$ver" -k "$kver" --kernelsourcedir "$kbuild"

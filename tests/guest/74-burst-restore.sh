@@ -49,9 +49,14 @@ for knob in "penalty_scale 0 1536" "penalty_offset 63 24" "enabled 0 1"; do
 	check "$1=$3: the hogs' scores come back at once" hogs_reweighted
 done
 
-# Renicing keeps the offset: nice 5 -> 10 with score s is weight of 30 + s.
+# Renicing keeps the offset: nice 5 -> 10 with score s is the weight of
+# index 30 + s, which stale_weights() checks for every task.
 renice -n 10 -p $hog5 >/dev/null
 check "renice keeps the burst offset" hogs_reweighted
+check_eq "renice: nice 10 is in the weight" 10 \
+	"$(awk '{ print $19 }' /proc/$hog5/stat)"
+check_eq "renice: every weight is sched_prio_to_weight[nice + 20 + score]" "" \
+	"$(stale_weights)"
 
 check "modprobe -r sliceext" modprobe -r sliceext
 check_eq "unloaded: every task has its stock weight" "" "$(weight_mismatches)"

@@ -24,7 +24,7 @@ for i in 1 2 3; do
 done
 (while :; do hackbench -g 2 -l 100 > /dev/null 2>&1; done) & pids+=($!)
 (while :; do /bin/true; done) & pids+=($!)
-(while :; do renice -n $((RANDOM % 10)) -p "${pids[0]}" > /dev/null; sleep 0.05; done) & pids+=($!)
+(while :; do renice -n $((RANDOM % 10)) -p "${pids[0]}" > /dev/null; sleep 0.3; done) & pids+=($!)
 sleep 1
 stale=
 for i in $(seq 20); do
@@ -99,6 +99,28 @@ echo "# child of a parent with 5 hog zombies: penalty $pen"
 # The hogs' penalty would be about 2400 (a 0.6 s burst); the parent's own,
 # which a child of a sleepy parent may take, stays well below.
 check "zombies do not count in what a new child inherits" test "${pen:-99999}" -lt 1280
+
+# Where systemd and sessions put tasks: a hog in a cpu cgroup of its own
+# and one in an autogroup of its own are scored like any other, and their
+# weights match their scores.
+mount -t cgroup2 none /sys/fs/cgroup 2>/dev/null
+echo +cpu > /sys/fs/cgroup/cgroup.subtree_control
+mkdir -p /sys/fs/cgroup/sliceext-test
+sh -c 'echo $$ > /sys/fs/cgroup/sliceext-test/cgroup.procs; exec sh -c "while :; do :; done"' &
+cghog=$!
+setsid sh -c 'while :; do :; done # autogroup hog' &
+sleep 0.5
+aghog=$(pgrep -n -f "autogroup hog")
+scored() { [ "$(burst_field "$1" score)" -gt 0 ] 2>/dev/null; }
+check "a hog in its own cpu cgroup gets a score" wait_until 10 scored "$cghog"
+check "a hog in its own autogroup gets a score" wait_until 10 scored "$aghog"
+check "the cgroup hog sits in its cgroup" grep -q sliceext-test "/proc/$cghog/cgroup"
+check_fails "the autogroup hog is in another autogroup" \
+	test "$(cat /proc/$aghog/autogroup)" = "$(cat /proc/$$/autogroup)"
+check_eq "their weights match their scores" "" "$(stale_weights)"
+kill "$cghog" "$aghog" 2>/dev/null
+wait 2>/dev/null
+rmdir /sys/fs/cgroup/sliceext-test 2>/dev/null
 
 # SCHED_IDLE: no score shown, whatever its burst.
 timeout 5 sh -c 'while :; do :; done' &

@@ -129,8 +129,10 @@ wait_until() {
 
 # stale_weights: "pid weight expected" for every task of burst/tasks whose
 # se.load.weight is not sched_prio_to_weight[nice + 20 + score] << 10 (or
-# SCHED_IDLE's); read twice, 50 ms apart, so that a reweight caught half
-# way through one reading does not count.
+# SCHED_IDLE's). Nice and policy are read before and after burst/tasks,
+# and a task whose changed meanwhile is left out; and the whole is read
+# twice, 50 ms apart, so that a reweight caught half way through one
+# reading does not count.
 stale_weights() {
 	/usr/bin/python3 - /sys/kernel/debug/sliceext/burst/tasks <<'PY'
 import sys, time
@@ -138,17 +140,27 @@ W = [88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
      9548, 7620, 6100, 4904, 3906, 3121, 2501, 1991, 1586, 1277,
      1024, 820, 655, 526, 423, 335, 272, 215, 172, 137,
      110, 87, 70, 56, 45, 36, 29, 23, 18, 15]
-def scan():
-    bad = {}
-    lines = open(sys.argv[1]).read().splitlines()
-    for l in lines[1:]:
-        f = l.split()
-        pid, score, weight = f[0], int(f[-4]), int(f[-1])
+def nice_policy(pids):
+    out = {}
+    for pid in pids:
         try:
             st = open("/proc/%s/stat" % pid).read().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        nice, policy = int(st[16]), st[38]
+        out[pid] = (int(st[16]), st[38])
+    return out
+def scan():
+    pids = [l.split()[0] for l in open(sys.argv[1]).read().splitlines()[1:]]
+    before = nice_policy(pids)
+    lines = open(sys.argv[1]).read().splitlines()[1:]
+    after = nice_policy(pids)
+    bad = {}
+    for l in lines:
+        f = l.split()
+        pid, score, weight = f[0], int(f[-4]), int(f[-1])
+        if pid not in before or before[pid] != after.get(pid):
+            continue
+        nice, policy = before[pid]
         exp = 3072 if policy == "5" else W[min(39, max(0, nice + 20 + score))] << 10
         if weight != exp:
             bad[pid] = (weight, exp)

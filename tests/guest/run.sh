@@ -3,7 +3,8 @@
 #
 # Run inside the test VM: every tests/guest/NN-*.sh in order (or
 # 00-dkms.sh and the ones named), each introduced by a "# name" line.
-# TAP lines pass through.
+# TAP lines pass through. A test gets 600 s, or what its "# timeout: S"
+# line asks for.
 cd "$(dirname "$0")" || exit 1
 
 tests=("$@")
@@ -14,7 +15,8 @@ tests=("$@")
 rc=0
 for t in "${tests[@]}"; do
 	echo "# guest/$t"
-	if ! timeout 600 "./$t"; then
+	limit=$(sed -n 's/^# timeout: \([0-9][0-9]*\)$/\1/p' "$t")
+	if ! timeout "${limit:-600}" "./$t"; then
 		rc=1
 	fi
 	# A test that died must not leave the module loaded for the next one.

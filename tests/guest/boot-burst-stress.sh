@@ -4,6 +4,9 @@
 # Load and unload the module 50 times while hackbench forks and wakes
 # tasks, hogs build scores and the knobs change: no splat (the VM harness
 # fails the run on any), no WARN, and no task left with a burst weight.
+#
+# A boot of its own with single-threaded TCG, as boot-unload-stress.sh.
+# vm: --tcg-single
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/lib.sh"
 

@@ -1,0 +1,126 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Shell helpers shared by sliceext's scripts. Source it, do not run it:
+#
+#	. "$top/scripts/lib.sh"
+#
+# It sets nothing but the functions below and never changes shell options.
+
+# sliceext_cache: where kernels, runs and downloads live (SLICEEXT_CACHE,
+# default ~/.cache/sliceext). Not under /tmp: the guest mounts its own
+# tmpfs there.
+sliceext_cache() {
+	echo "${SLICEEXT_CACHE:-${HOME:-/root}/.cache/sliceext}"
+}
+
+# json_str STRING: STRING as a JSON string literal, quotes included.
+# Control characters become \uXXXX, so any command output is safe.
+json_str() {
+	local s=$1 out='' c i
+
+	s=${s//\\/\\\\}
+	s=${s//\"/\\\"}
+	case $s in
+	*[[:cntrl:]]*)
+		for ((i = 0; i < ${#s}; i++)); do
+			c=${s:i:1}
+			case $c in
+			[[:cntrl:]]) printf -v c '\\u%04x' "'$c" ;;
+			esac
+			out+=$c
+		done
+		s=$out ;;
+	esac
+	printf '"%s"' "$s"
+}
+
+# sliceext_version TOP: the package version (dkms.conf's PACKAGE_VERSION),
+# which the module's SLICEEXT_VERSION must match (tests/host/version.sh).
+sliceext_version() {
+	sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$1/dkms.conf"
+}
+
+# stage_module TOP DEST: copy what building the module needs (and what
+# "dkms add" copies) into DEST, so that kbuild's output never lands in the
+# checkout: M=DEST builds sliceext.ko there.
+stage_module() {
+	local top=$1 dest=$2 f
+
+	mkdir -p "$dest"
+	for f in dkms.conf Kbuild Makefile module uapi; do
+		[ -e "$top/$f" ] && cp -r "$top/$f" "$dest/"
+	done
+	return 0
+}
+
+# debian_uri: the URIs of the Debian archives the system's apt sources
+# name, one a line, in the order apt reads them. Callers pick the one they
+# need; no mirror host is ever written into the tree.
+debian_uri() {
+	local f
+
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -e "$f" ] || continue
+		awk '/^URIs:/ { for (i = 2; i <= NF; i++) print $i }' "$f"
+	done
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+		[ -e "$f" ] || continue
+		awk '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i ~ /:\/\//) { print $i; break } }' "$f"
+	done
+}
+
+# debian_main_uri: the first of them that is the main archive (.../debian,
+# not debian-security); empty if there is none.
+debian_main_uri() {
+	debian_uri | grep -E '/debian/?$' | head -n 1
+}
+
+# apt_private_download SUITE PACKAGE DIR: download PACKAGE from SUITE of
+# the system's Debian mirror into DIR and print the .deb's path, through
+# an apt configuration of its own under DIR (sources, lists, caches), so
+# that a suite the system does not list (trixie-backports on Debian 12)
+# never reaches its apt sources, and apt upgrades nothing from it. The
+# Release file is checked against Debian's archive keyring as usual.
+apt_private_download() {
+	local suite=$1 pkg=$2 dir=$3 uri deb apt_opts
+
+	uri=$(debian_main_uri)
+	if [ -z "$uri" ]; then
+		echo "no Debian archive in the system's apt sources" >&2
+		return 1
+	fi
+	mkdir -p "$dir/lists/partial" "$dir/archives/partial" "$dir/cache"
+	printf 'Types: deb\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+		"$uri" "$suite" > "$dir/$suite.sources"
+	apt_opts=(-o "Dir::Etc::sourcelist=$dir/$suite.sources"
+		-o Dir::Etc::sourceparts=- -o "Dir::State::Lists=$dir/lists"
+		-o "Dir::Cache=$dir/cache" -o "Dir::Cache::archives=$dir/archives"
+		-o Dir::State::status=/dev/null -o Debug::NoLocking=1
+		-o APT::Sandbox::User=root -o Acquire::Retries=3)
+	apt-get -qq "${apt_opts[@]}" update >&2 || return 1
+	(cd "$dir" && apt-get -qq "${apt_opts[@]}" download "$pkg") >&2 || return 1
+	# shellcheck disable=SC2012 # Debian package names have no blanks
+	deb=$(ls -t "$dir/${pkg}_"*.deb 2>/dev/null | head -n 1)
+	[ -n "$deb" ] || return 1
+	echo "$deb"
+}
+
+# The mainline kernel whose slice extension sliceext is compared with
+# (scripts/kernel.sh mainline) and checked against (its rseq selftests).
+SLICEEXT_MAINLINE_PKG=linux-source-7.3
+
+# mainline_deb CACHE: Debian's linux-source-7.3 package from
+# trixie-backports, downloaded once into CACHE/apt-trixie; prints its path.
+mainline_deb() {
+	local apt=$1/apt-trixie pkg=$SLICEEXT_MAINLINE_PKG deb
+
+	# shellcheck disable=SC2012 # Debian package names have no blanks
+	deb=$(ls -t "$apt/${pkg}_"*_all.deb 2>/dev/null | head -n 1)
+	if [ -z "$deb" ]; then
+		echo "fetching $pkg from trixie-backports (private apt configuration in $apt)" >&2
+		deb=$(apt_private_download trixie-backports "$pkg" "$apt") ||
+			{ echo "could not download $pkg" >&2; return 1; }
+	fi
+	echo "$deb"
+}
