@@ -7,6 +7,7 @@
 #
 # A boot of its own with single-threaded TCG, as boot-unload-stress.sh.
 # vm: --tcg-single
+# timeout: 1200
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/lib.sh"
 

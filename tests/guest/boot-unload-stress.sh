@@ -17,6 +17,7 @@
 # vCPU runs, which hundreds of loads and unloads (each switching the
 # static calls) would hit; that is QEMU's, not the kernel's.
 # vm: --tcg-single
+# timeout: 1800
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/lib.sh"
 
