@@ -2,12 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Guest half of the benchmarks (scripts/bench.sh, and the short run at the
-# end of "make demo"). Runs every point of the requested parts REPEAT
-# times and appends one JSON object per run to RESULTS: the benchmark
-# tool's own --json line plus "part", "point", "repeat" and "kernel".
-# A point that cannot run here (no module, no knob, no tool) gets one
-# {"skipped": "why"} line instead and is printed as "skipped: why".
-# scripts/bench-report.py turns the file into the table.
+# end of "make demo"). Runs every point of the requested parts that belongs
+# to this kernel (scripts/bench-points) REPEAT times and appends one JSON
+# object per run to RESULTS: the benchmark tool's own --json line plus
+# "part", "point", "point_id", "repeat" and "kernel". A point that cannot
+# run here (no module, no knob, no tool) gets one {"skipped": "why"} line
+# instead and is printed as "skipped: why". scripts/bench-report.py turns
+# the file into the tables.
 #
 # Usage: scripts/bench-guest.sh [options]
 #   --ko PATH          sliceext.ko to insmod (none: a kernel without sliceext)
@@ -15,14 +16,20 @@
 #   --parts LIST       comma list of lock,latency,compute,overhead (default all)
 #   --repeat N         runs per point (default 5)
 #   --duration S       seconds per run (default 5)
-#   --kernel LABEL     release, stock or test: recorded with every run
+#   --kernel LABEL     release, test (6.12 + sliceext), stock or mainline:
+#                      which points run, recorded with every run
+#   --mode MODE        tcg or icount: how the VM runs (scripts/vm.sh),
+#                      recorded with the boot (default tcg)
 #   --results FILE     where the JSON lines go (default /out/bench.jsonl)
 #
 # Exit status: 0, or 3 if a run failed (crashed, timed out, no JSON).
 set -uo pipefail
 
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+
 ko='' bin='' parts=lock,latency,compute,overhead repeat=5 duration=5
-kernel=unknown results=/out/bench.jsonl
+kernel=unknown mode=tcg results=/out/bench.jsonl
 while [ $# -gt 0 ]; do
 	case $1 in
 	--ko) ko=$2; shift 2 ;;
@@ -31,67 +38,94 @@ while [ $# -gt 0 ]; do
 	--repeat) repeat=$2; shift 2 ;;
 	--duration) duration=$2; shift 2 ;;
 	--kernel) kernel=$2; shift 2 ;;
+	--mode) mode=$2; shift 2 ;;
 	--results) results=$2; shift 2 ;;
 	*) echo "bench-guest.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
+case $kernel in
+release|test) kind=sliceext ;;
+stock|mainline) kind=$kernel ;;
+*) echo "bench-guest.sh: --kernel is release, test, stock or mainline" >&2
+   exit 2 ;;
+esac
 
 d=/sys/kernel/debug/sliceext
+ml_knob=/sys/kernel/debug/rseq/slice_ext_nsec
 ncpu=$(nproc)
 failed=0
 load_pid=
 
-# Scaled from the RFC's seed (300 clients, 400 hogs on 2 sockets): both
-# far above the CPU count, 0.75 clients per hog.
-lock_clients=$((6 * ncpu)) lock_hogs=$((8 * ncpu))
+# The issue's lock table, scaled with the CPUs (6 clients and 8 hogs on
+# 2): more clients than CPUs, more hogs than clients, a critical section
+# as short as the work between two.
+lock_clients=$((3 * ncpu)) lock_hogs=$((4 * ncpu)) lock_cs_us=2 lock_out_us=2
 # Background for latency and compute: CPU hogs plus a build-like fork load.
 load_hogs=$((2 * ncpu)) load_forkers=$ncpu
 
 has_part() { case ",$parts," in *",$1,"*) return 0 ;; esac; return 1; }
 
-json_str() {
-	local s=${1//\\/\\\\}
-	printf '"%s"' "${s//\"/\\\"}"
+# ---- the points (scripts/bench-points) -------------------------------------
+
+declare -A label place
+declare -A ids	# part -> this kernel's point ids, in file order
+while IFS=$'\t' read -r p id k _ pl lab; do
+	case $p in ''|'#'*) continue ;; esac
+	label[$p/$id]=$lab
+	place[$p/$id]=$pl
+	[ "$k" = "$kind" ] && ids[$p]+="$id "
+done < "$here/bench-points"
+
+points() { echo "${ids[$1]:-}"; }	# PART: this kernel's ids
+
+# Fields every line of this run carries: part, point, point_id, kernel.
+tag() {
+	printf '"part":%s,"point":%s,"point_id":%s,"kernel":%s' \
+		"$(json_str "$1")" "$(json_str "${label[$1/$2]}")" \
+		"$(json_str "$2")" "$(json_str "$kernel")"
 }
 
-# Fields every line of this run carries: part, point, kernel.
-tag() { printf '"part":%s,"point":%s,"kernel":%s' "$(json_str "$1")" \
-	"$(json_str "$2")" "$(json_str "$kernel")"; }
-
-skip() {	# PART POINT WHY [WHAT]: the point, or only WHAT of it, skipped
-	echo "  $2${4:+ ($4)}: skipped: $3"
+skip() {	# PART ID WHY [WHAT]: the point, or only WHAT of it, skipped
+	echo "  ${label[$1/$2]}${4:+ ($4)}: skipped: $3"
 	printf '{%s,"skipped":%s%s}\n' "$(tag "$1" "$2")" "$(json_str "$3")" \
 		"${4:+,\"what\":$(json_str "$4")}" >> "$results"
 }
 
-# record PART POINT REPEAT JSON: one run's result.
+skip_part() {	# PART WHY: every point of the part
+	local id
+	for id in $(points "$1"); do
+		skip "$1" "$id" "$2"
+	done
+}
+
+# record PART ID REPEAT JSON: one run's result.
 record() {
 	local rest=${4#\{}
 	[ "${rest#\}}" = "$rest" ] && rest=",$rest"
 	printf '{%s,"repeat":%d%s\n' "$(tag "$1" "$2")" "$3" "$rest" >> "$results"
 }
 
-fail_run() {	# PART POINT REPEAT WHY
-	echo "  $2 #$3: FAILED: $4"
+fail_run() {	# PART ID REPEAT WHY
+	echo "  ${label[$1/$2]} #$3: FAILED: $4"
 	printf '{%s,"repeat":%d,"error":%s}\n' "$(tag "$1" "$2")" "$3" \
 		"$(json_str "$4")" >> "$results"
 	failed=1
 }
 
-# run_tool PART POINT REPEAT CMD...: run a tools/bench program (with
+# run_tool PART ID REPEAT CMD...: run a tools/bench program (with
 # --duration and --json appended) and record its JSON line.
 run_tool() {
-	local part=$1 point=$2 r=$3 out rc line
+	local part=$1 id=$2 r=$3 out rc line
 	shift 3
 	out=$(timeout -k 5 $((4 * duration + 60)) "$@" --duration "$duration" --json 2>&1)
 	rc=$?
 	line=$(grep '^{' <<<"$out" | tail -n 1)
 	if [ $rc != 0 ] || [ -z "$line" ]; then
-		fail_run "$part" "$point" "$r" "exit $rc: $(tail -n 2 <<<"$out" | tr '\n' ' ')"
+		fail_run "$part" "$id" "$r" "exit $rc: $(tail -n 2 <<<"$out" | tr '\n' ' ')"
 		return 1
 	fi
-	record "$part" "$point" "$r" "$line"
-	echo "  $point #$r: $line"
+	record "$part" "$id" "$r" "$line"
+	echo "  ${label[$part/$id]} #$r: $(cut -c1-300 <<<"$line")"
 }
 
 # Where a knob cannot be set the point is skipped; the caller says which.
@@ -109,6 +143,15 @@ knob() {	# FILE VALUE; a missing file is fine (checked by the caller)
 	echo "$2" > "$d/$1" || echo "  warning: could not write $2 to $d/$1"
 }
 
+# The extension's length, on either kernel.
+slice_ns() {
+	if [ "$kind" = mainline ]; then
+		echo "$1" > "$ml_knob" || echo "  warning: could not write $1 to $ml_knob"
+	else
+		knob ext/slice_ext_nsec "$1"
+	fi
+}
+
 tool_missing() {	# NAME...: print why one is missing
 	local t
 	for t; do
@@ -120,19 +163,41 @@ tool_missing() {	# NAME...: print why one is missing
 	return 1
 }
 
-# Background load: start_load PREFIX... -- LOAD-ARGS...; stop_load.
+# ---- background load -------------------------------------------------------
+
+# A cpu cgroup of its own for the load, beside the benchmark's autogroup.
+load_cgroup() {
+	local root=/sys/fs/cgroup
+	grep -qs "^[^ ]* $root cgroup2 " /proc/mounts ||
+		mount -t cgroup2 none "$root" 2>/dev/null || return 1
+	grep -qw cpu "$root/cgroup.subtree_control" ||
+		echo +cpu > "$root/cgroup.subtree_control" 2>/dev/null || return 1
+	mkdir -p "$root/bench-load" && echo "$root/bench-load"
+}
+
+# start_load PLACEMENT PREFIX... -- LOAD-ARGS...; stop_load.
 start_load() {
-	local pre=()
+	local where=$1 cg pre=()
+	shift
 	while [ "$1" != -- ]; do pre+=("$1"); shift; done
 	shift
 	# Its own --duration is a safety net only: it is stopped after the run.
-	# Its own session, so that a straggler can be killed with its children.
-	setsid "${pre[@]}" "$bin/load" "$@" --duration $((4 * duration + 120)) \
-		>/dev/null 2>&1 &
+	set -- "${pre[@]}" "$bin/load" "$@" --duration $((4 * duration + 120))
+	case $where in
+	same) "$@" >/dev/null 2>&1 & ;;
+	autogroup) setsid "$@" >/dev/null 2>&1 & ;;
+	cgroup)
+		cg=$(load_cgroup) || { echo "  warning: no cpu cgroup"; return 1; }
+		# shellcheck disable=SC2016 # for the inner shell
+		sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' sh \
+			"$cg" "$@" >/dev/null 2>&1 & ;;
+	esac
 	load_pid=$!
 	sleep 1	# let the hogs and forkers spin up
 }
 
+# The load kills and reaps its children on SIGTERM; should it hang, they
+# die with it (PR_SET_PDEATHSIG), so no straggler needs hunting down.
 stop_load() {
 	local _
 	[ -n "$load_pid" ] || return 0
@@ -143,8 +208,8 @@ stop_load() {
 	done
 	if kill -0 "$load_pid" 2>/dev/null; then
 		echo "  warning: load ignored SIGTERM for 10 s; killed"
+		kill -KILL "$load_pid" 2>/dev/null
 	fi
-	kill -KILL -- "-$load_pid" 2>/dev/null
 	wait "$load_pid" 2>/dev/null
 	load_pid=
 }
@@ -174,10 +239,10 @@ load_module() {
 
 # ---- d) hook overhead: hackbench and a syscall loop ------------------------
 
-overhead_state() {	# POINT [WHY-SKIPPED]
-	local point=$1 why=${2:-} r out t
+overhead_state() {	# ID [WHY-SKIPPED]
+	local id=$1 why=${2:-} r out t
 	if [ -n "$why" ]; then
-		skip overhead "$point" "$why"
+		skip overhead "$id" "$why"
 		return
 	fi
 	for r in $(seq 1 "$repeat"); do
@@ -185,127 +250,229 @@ overhead_state() {	# POINT [WHY-SKIPPED]
 		out=$(timeout -k 5 600 hackbench -g 4 -l 200 2>&1)
 		t=$(sed -n 's/^Time: *\([0-9.]*\).*/\1/p' <<<"$out")
 		if [ -n "$t" ]; then
-			record overhead "$point" "$r" "{\"tool\":\"hackbench\",\"hackbench_s\":$t}"
-			echo "  $point #$r: hackbench $t s"
+			record overhead "$id" "$r" "{\"tool\":\"hackbench\",\"hackbench_s\":$t}"
+			echo "  ${label[overhead/$id]} #$r: hackbench $t s"
 		else
-			fail_run overhead "$point" "$r" "hackbench: $(tail -n 1 <<<"$out")"
+			fail_run overhead "$id" "$r" "hackbench: $(tail -n 1 <<<"$out")"
 		fi
 		if why=$(tool_missing syscall_loop); then
-			[ "$r" = 1 ] && skip overhead "$point" "$why" getppid
+			[ "$r" = 1 ] && skip overhead "$id" "$why" getppid
 		else
-			run_tool overhead "$point" "$r" "$bin/syscall_loop" --syscall getppid
+			run_tool overhead "$id" "$r" "$bin/syscall_loop" --syscall getppid
 		fi
 	done
 }
 
-# ---- a) lock table ---------------------------------------------------------
+# ---- a) lock table, and the extension's histogram --------------------------
 
-# lock_run POINT REPEAT CLIENT-PREFIX HOG-PREFIX EXT-FLAG
+# lock_argv CLIENT-PREFIX EXT-FLAG: the lock_table command, in LOCK_ARGV.
+# Every kernel runs the same binary on an rseq area it registered itself,
+# as large as AT_RSEQ_FEATURE_SIZE asks: mainline serves only those.
+lock_argv() {
+	local pre ext=()
+	read -ra pre <<<"$1"
+	[ -n "$2" ] && ext=("$2")
+	lock_argv=(env GLIBC_TUNABLES=glibc.pthread.rseq=0 "${pre[@]}"
+		"$bin/lock_table" --clients "$lock_clients" --cs-us "$lock_cs_us"
+		--outside-us "$lock_out_us" "${ext[@]}")
+}
+
+# lock_run ID REPEAT CLIENT-PREFIX HOG-PREFIX EXT-FLAG
 lock_run() {
-	local point=$1 r=$2 ext=$5 cpre hpre
-	read -ra cpre <<<"$3"
+	local id=$1 r=$2 hpre
 	read -ra hpre <<<"$4"
-	start_load "${hpre[@]}" -- --hogs "$lock_hogs"
-	# shellcheck disable=SC2086 # $ext is empty or --ext
-	run_tool lock "$point" "$r" "${cpre[@]}" "$bin/lock_table" \
-		--clients "$lock_clients" --cs-us 5 --outside-us 20 $ext
+	lock_argv "$3" "$5"
+	start_load "${place[lock/$id]}" "${hpre[@]}" -- --hogs "$lock_hogs"
+	run_tool lock "$id" "$r" "${lock_argv[@]}"
 	stop_load
 }
 
+# Why this kernel cannot run "ext on" rows, or nothing.
+ext_missing() {
+	if [ "$kind" = mainline ]; then
+		[ -w "$ml_knob" ] || echo "no $ml_knob (CONFIG_RSEQ_SLICE_EXTENSION, debugfs)"
+	else
+		knob_missing ext/enabled ext/slice_ext_nsec ext/hist ext/stats
+	fi
+}
+
 part_lock() {
-	local why ewhy r
-	echo "== a) lock table: $lock_clients clients (5 µs inside, 20 µs outside" \
-		"the lock), $lock_hogs hogs, $ncpu CPUs; burst off"
+	local why ewhy r id
+	echo "== a) lock table: $lock_clients clients ($lock_cs_us µs inside," \
+		"$lock_out_us µs outside the lock), $lock_hogs hogs, $ncpu CPUs; burst off"
 	if why=$(tool_missing lock_table load); then
-		for p in "ext off" "ext on, 5 µs" "ext on, 50 µs" \
-			"clients nice -20, hogs nice 0" "clients nice -20, hogs nice 19" \
-			"clients SCHED_BATCH"; do
-			skip lock "$p" "$why"
-		done
+		skip_part lock "$why"
 		return
 	fi
-	ewhy=$(knob_missing ext/enabled ext/slice_ext_nsec)
-	if [ -n "$ewhy" ]; then
-		skip lock "ext on, 5 µs" "$ewhy"
-		skip lock "ext on, 50 µs" "$ewhy"
-	fi
+	ewhy=$(ext_missing)
 	# Round-robin over the rows, so drift over the boot hits them alike.
 	for r in $(seq 1 "$repeat"); do
 		knob burst/enabled 0
 		knob ext/enabled 1
-		knob ext/slice_ext_nsec 5000
-		lock_run "ext off" "$r" "" "" ""
-		if [ -z "$ewhy" ]; then
-			knob ext/slice_ext_nsec 5000
-			lock_run "ext on, 5 µs" "$r" "" "" --ext
-			knob ext/slice_ext_nsec 50000
-			lock_run "ext on, 50 µs" "$r" "" "" --ext
-			knob ext/slice_ext_nsec 5000
-		fi
-		lock_run "clients nice -20, hogs nice 0" "$r" "nice -n -20" "" ""
-		lock_run "clients nice -20, hogs nice 19" "$r" "nice -n -20" "nice -n 19" ""
-		lock_run "clients SCHED_BATCH" "$r" "chrt -b 0" "" ""
+		slice_ns 5000
+		for id in $(points lock); do
+			case $id in
+			*on_5|*on_50)
+				if [ -n "$ewhy" ]; then
+					[ "$r" = 1 ] && skip lock "$id" "$ewhy"
+					continue
+				fi
+				slice_ns $(( ${id##*_} * 1000 ))
+				lock_run "$id" "$r" "" "" --ext
+				slice_ns 5000 ;;
+			ext_off|ml_off) lock_run "$id" "$r" "" "" "" ;;
+			nice_0) lock_run "$id" "$r" "nice -n -20" "" "" ;;
+			nice_19) lock_run "$id" "$r" "nice -n -20" "nice -n 19" "" ;;
+			batch) lock_run "$id" "$r" "chrt -b 0" "" "" ;;
+			*) skip lock "$id" "bench-guest.sh does not know this point" ;;
+			esac
+		done
 	done
+	part_hist "$ewhy"
+}
+
+# Mainline's grants, seen through the hrtimer each one starts. Filtered
+# on the timer's function, so that the ring buffer holds only these.
+hist_trace() {	# start | stop FILE
+	local fn
+	case $1 in
+	start)
+		fn=$(awk '$3 == "rseq_slice_expired" { print "0x" $1; exit }' /proc/kallsyms)
+		[ -n "$fn" ] || return 1
+		trace-cmd reset >/dev/null 2>&1
+		trace-cmd start -q -b 16384 \
+			-e timer:hrtimer_start -f "function == $fn" \
+			-e timer:hrtimer_expire_entry -f "function == $fn" \
+			-e timer:hrtimer_cancel >/dev/null 2>&1 ;;
+	stop)
+		trace-cmd stop >/dev/null 2>&1
+		trace-cmd extract -o "$2.dat" >/dev/null 2>&1 &&
+			trace-cmd report -t -i "$2.dat" > "$2" 2>/dev/null
+		local rc=$?
+		trace-cmd reset >/dev/null 2>&1
+		return $rc ;;
+	esac
+}
+
+# One extra run per extension length, whose grants are counted by their
+# length: sliceext's ext/hist, or mainline's hrtimer events (tracing
+# costs time, so never during a measured row).
+part_hist() {	# WHY-NOT
+	local id tmp out rc
+	[ -n "$(points hist)" ] || return 0
+	echo "== e) extension used per grant: one run per length, $duration s"
+	if [ -n "$1" ]; then
+		skip_part hist "$1"
+		return
+	fi
+	tmp=$(mktemp -d)
+	knob burst/enabled 0
+	for id in $(points hist); do
+		slice_ns $(( ${id##*_} * 1000 ))
+		lock_argv "" --ext
+		start_load "${place[hist/$id]}" -- --hogs "$lock_hogs"
+		if [ "$kind" = mainline ]; then
+			hist_trace start || { stop_load; skip hist "$id" "hrtimer trace events unavailable"; continue; }
+		else
+			cat "$d/ext/hist" > "$tmp/h0"; cat "$d/ext/stats" > "$tmp/s0"
+		fi
+		timeout -k 5 $((4 * duration + 60)) "${lock_argv[@]}" \
+			--duration "$duration" --json > "$tmp/run" 2>&1
+		rc=$?
+		if [ "$kind" = mainline ]; then
+			hist_trace stop "$tmp/report"
+			out=$(/usr/bin/python3 "$here/bench-hist.py" trace "$tmp/report")
+		else
+			cat "$d/ext/hist" > "$tmp/h1"; cat "$d/ext/stats" > "$tmp/s1"
+			out=$(/usr/bin/python3 "$here/bench-hist.py" sliceext \
+				"$tmp/h0" "$tmp/h1" "$tmp/s0" "$tmp/s1")
+		fi
+		stop_load
+		if [ $rc != 0 ] || [ -z "$out" ]; then
+			fail_run hist "$id" 1 "exit $rc: $(tail -n 2 "$tmp/run" | tr '\n' ' ')"
+			continue
+		fi
+		record hist "$id" 1 "$out"
+		echo "  ${label[hist/$id]}: $out"
+	done
+	slice_ns 5000
+	rm -rf "$tmp"
 }
 
 # ---- b) latency under load, c) compute under load --------------------------
 
-# under_load PART POINT REPEAT BURST LOAD-PREFIX CMD...
+# under_load PART ID REPEAT BURST LOAD-PREFIX CMD...
 under_load() {
-	local part=$1 point=$2 r=$3 burst=$4 lpre
+	local part=$1 id=$2 r=$3 burst=$4 lpre
 	read -ra lpre <<<"$5"
 	shift 5
 	knob burst/enabled "$burst"
-	start_load "${lpre[@]}" -- --hogs "$load_hogs" --forkers "$load_forkers"
-	run_tool "$part" "$point" "$r" "$@"
+	if ! start_load "${place[$part/$id]}" "${lpre[@]}" -- \
+		--hogs "$load_hogs" --forkers "$load_forkers"; then
+		fail_run "$part" "$id" "$r" "could not place the load (${place[$part/$id]})"
+		return
+	fi
+	run_tool "$part" "$id" "$r" "$@"
 	stop_load
 }
 
+# The knobs the point needs and the prefix for its load.
+burst_of() { case $1 in on|*_on) echo 1 ;; *) echo 0 ;; esac; }
+prefix_of() {
+	case $1 in
+	*_nice) echo "nice -n 19" ;;
+	*_idle|idle) echo "chrt -i 0" ;;
+	esac
+}
+
 part_latency() {
-	local why bwhy r cmd
+	local why bwhy r id cmd
 	echo "== b) wakeup latency under load: load --hogs $load_hogs" \
 		"--forkers $load_forkers in the background"
 	cmd=("$bin/wakeup_lat" --message-threads 2 --workers 4 --work-us 300
 	     --interval-us 2000)
 	if why=$(tool_missing wakeup_lat load); then
-		for p in "burst off" "burst on" "burst off, hogs nice 19" \
-			"burst off, hogs SCHED_IDLE"; do
-			skip latency "$p" "$why"
-		done
+		skip_part latency "$why"
 		return
 	fi
 	bwhy=$(knob_missing burst/enabled)
-	[ -n "$bwhy" ] && skip latency "burst on" "$bwhy"
 	for r in $(seq 1 "$repeat"); do
-		under_load latency "burst off" "$r" 0 "" "${cmd[@]}"
-		[ -z "$bwhy" ] && under_load latency "burst on" "$r" 1 "" "${cmd[@]}"
-		under_load latency "burst off, hogs nice 19" "$r" 0 "nice -n 19" "${cmd[@]}"
-		under_load latency "burst off, hogs SCHED_IDLE" "$r" 0 "chrt -i 0" "${cmd[@]}"
+		for id in $(points latency); do
+			if [ "$(burst_of "$id")" = 1 ] && [ -n "$bwhy" ]; then
+				[ "$r" = 1 ] && skip latency "$id" "$bwhy"
+				continue
+			fi
+			under_load latency "$id" "$r" "$(burst_of "$id")" \
+				"$(prefix_of "$id")" "${cmd[@]}"
+		done
 	done
 	knob burst/enabled 0
 }
 
 part_compute() {
-	local why bwhy r cmd
+	local why bwhy r id cmd
 	echo "== c) compute: one thread alone and under load --hogs $load_hogs" \
 		"--forkers $load_forkers"
 	cmd=("$bin/compute" --threads 1)
 	if why=$(tool_missing compute load); then
-		for p in "alone" "under load, burst off" "under load, burst on" \
-			"under load, load SCHED_IDLE"; do
-			skip compute "$p" "$why"
-		done
+		skip_part compute "$why"
 		return
 	fi
 	bwhy=$(knob_missing burst/enabled)
-	[ -n "$bwhy" ] && skip compute "under load, burst on" "$bwhy"
 	for r in $(seq 1 "$repeat"); do
-		knob burst/enabled 0
-		run_tool compute "alone" "$r" "${cmd[@]}"
-		under_load compute "under load, burst off" "$r" 0 "" "${cmd[@]}"
-		[ -z "$bwhy" ] &&
-			under_load compute "under load, burst on" "$r" 1 "" "${cmd[@]}"
-		under_load compute "under load, load SCHED_IDLE" "$r" 0 "chrt -i 0" "${cmd[@]}"
+		for id in $(points compute); do
+			if [ "$(burst_of "$id")" = 1 ] && [ -n "$bwhy" ]; then
+				[ "$r" = 1 ] && skip compute "$id" "$bwhy"
+				continue
+			fi
+			if [ "${place[compute/$id]}" = - ]; then
+				knob burst/enabled 0
+				run_tool compute "$id" "$r" "${cmd[@]}"
+			else
+				under_load compute "$id" "$r" "$(burst_of "$id")" \
+					"$(prefix_of "$id")" "${cmd[@]}"
+			fi
+		done
 	done
 	knob burst/enabled 0
 }
@@ -313,42 +480,43 @@ part_compute() {
 # ---- main ------------------------------------------------------------------
 
 mkdir -p "$(dirname "$results")"
-printf '{"meta":"boot","kernel":%s,"uname":%s,"nproc":%d,"repeat":%d,"duration":%d,"parts":%s,"lock_clients":%d,"lock_hogs":%d,"load_hogs":%d,"load_forkers":%d,"cmdline":%s}\n' \
-	"$(json_str "$kernel")" "$(json_str "$(uname -r)")" "$ncpu" "$repeat" \
-	"$duration" "$(json_str "$parts")" "$lock_clients" "$lock_hogs" \
-	"$load_hogs" "$load_forkers" "$(json_str "$(cat /proc/cmdline)")" >> "$results"
-echo "== $(uname -r) ($kernel), $ncpu CPUs: parts $parts," \
+printf '{"meta":"boot","kernel":%s,"mode":%s,"uname":%s,"nproc":%d,"repeat":%d,"duration":%d,"parts":%s,"lock_clients":%d,"lock_hogs":%d,"lock_cs_us":%s,"lock_outside_us":%s,"load_hogs":%d,"load_forkers":%d,"cmdline":%s}\n' \
+	"$(json_str "$kernel")" "$(json_str "$mode")" "$(json_str "$(uname -r)")" \
+	"$ncpu" "$repeat" "$duration" "$(json_str "$parts")" "$lock_clients" \
+	"$lock_hogs" "$lock_cs_us" "$lock_out_us" "$load_hogs" "$load_forkers" \
+	"$(json_str "$(cat /proc/cmdline)")" >> "$results"
+echo "== $(uname -r) ($kernel, $mode), $ncpu CPUs: parts $parts," \
 	"$repeat x ${duration}s per point"
 
 # The overhead baseline runs before the module was ever loaded.
 if has_part overhead; then
 	echo "== d) hook overhead: hackbench -g 4 -l 200, syscall_loop getppid"
-	if [ -z "$ko" ]; then
-		overhead_state "stock 6.12 (unpatched)"
-	else
-		overhead_state "patched, module not loaded"
-	fi
+	case $kind in
+	stock) overhead_state stock ;;
+	sliceext) overhead_state unloaded ;;
+	esac
 fi
 
-if [ -n "$ko" ] || has_part lock || has_part latency || has_part compute; then
+if [ "$kind" = sliceext ]; then
 	load_module
 fi
 
 has_part lock && part_lock
-has_part latency && part_latency
-has_part compute && part_compute
+has_part latency && [ -n "$(points latency)" ] && part_latency
+has_part compute && [ -n "$(points compute)" ] && part_compute
 
-if has_part overhead && [ -n "$ko" ]; then
+if has_part overhead && [ "$kind" = sliceext ]; then
 	echo "== d) hook overhead, module loaded"
-	why=$(knob_missing ext/enabled)
+	# Loaded and idle: the extension available, nobody using it, no
+	# burst scoring.
+	why=$(knob_missing ext/enabled burst/enabled)
 	if [ -z "$why" ]; then
 		knob ext/enabled 1
 		knob burst/enabled 0
 	fi
-	overhead_state "module loaded, idle" "$why"
-	[ -z "$why" ] && why=$(knob_missing burst/enabled)
+	overhead_state idle "$why"
 	[ -z "$why" ] && knob burst/enabled 1
-	overhead_state "module loaded, burst on" "$why"
+	overhead_state burst "$why"
 	knob burst/enabled 0
 fi
 

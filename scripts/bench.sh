@@ -3,45 +3,65 @@
 #
 # sliceext's benchmarks (README: "make bench", docs/benchmarks.md): build
 # the release kernel (patched, no debug options), the stock kernel (same
-# source and config, unpatched), the module and tools/bench; boot the
-# release kernel and run every benchmark there, boot the stock kernel for
-# the hook-overhead baseline, and print one table of medians, spreads and
-# ratios (scripts/bench-report.py).
+# source and config, unpatched), mainline 7.3 (its own slice extension),
+# the module and tools/bench; boot each kernel under QEMU and run its
+# points (scripts/bench-points) there; print one table of medians, spreads
+# and ratios, and draw a picture per part (scripts/bench-report.py).
+#
+# Boots: the release kernel for the lock table, latency and compute parts;
+# mainline 7.3 for its lock-table rows; the release and the stock kernel
+# once more for the hook overhead, always with --icount, whose ratios of a
+# few percent only instruction counting resolves.
 #
 # Usage: scripts/bench.sh [options]      (make bench ARGS="...")
 #   --quick          the short run: 3 repeats of 2 s, lock table and latency
-#                    only, no stock kernel
+#                    only, release kernel only
+#   --icount         every boot with deterministic timing (scripts/vm.sh
+#                    --icount), not only the overhead's
 #   --repeat N       runs per point (default 5)
 #   --duration S     seconds per run (default 5)
-#   --parts LIST     comma list of lock,latency,compute,overhead
+#   --parts LIST     comma list of lock,latency,compute,overhead,mainline
+#                    (mainline: the lock table on mainline 7.3)
 #   --json FILE      also save every raw result (JSON lines) to FILE
+#   --out DIR        where the results, the table and the pictures go
+#                    (default ~/.cache/sliceext/bench-last)
 #   --kernel FLAVOUR kernel to benchmark: release (default) or test (lockdep:
 #                    its numbers are labelled as such)
 #   --bin DIR        use these tools/bench binaries instead of building them
 #
 # Environment:
-#   SLICEEXT_KDIR=DIR        benchmark this kernel directory (laid out as
-#                            scripts/kernel.sh's) instead of building one
-#   SLICEEXT_STOCK_KDIR=DIR  the same for the stock kernel
+#   SLICEEXT_KDIR=DIR          benchmark this kernel directory (laid out as
+#                              scripts/kernel.sh's) instead of building one
+#   SLICEEXT_STOCK_KDIR=DIR    the same for the stock kernel
+#   SLICEEXT_MAINLINE_KDIR=DIR the same for mainline 7.3
 #
-# The raw results of the last run stay in ~/.cache/sliceext/bench-last.jsonl
-# (scripts/bench-report.py FILE prints the table again).
+# DIR holds results.jsonl (scripts/bench-report.py DIR/results.jsonl prints
+# the table again), report.md (the table) and bench-PART.svg.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-cache=${SLICEEXT_CACHE:-${HOME:-/root}/.cache/sliceext}
+. "$top/scripts/lib.sh"
+cache=$(sliceext_cache)
 command=${SLICEEXT_BENCH_CMD:-scripts/bench.sh${*:+ $*}}
 
-quick=0 repeat='' duration='' parts='' json='' flavour=release bin=''
+quick=0 icount=0 repeat='' duration='' parts='' json='' flavour=release bin=''
+out=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--quick) quick=1; shift ;;
-	--repeat) repeat=$2; shift 2 ;;
-	--duration) duration=$2; shift 2 ;;
-	--parts) parts=$2; shift 2 ;;
-	--json) json=$2; shift 2 ;;
-	--kernel) flavour=$2; shift 2 ;;
-	--bin) bin=$(cd "$2" && pwd); shift 2 ;;
+	--icount) icount=1; shift ;;
+	--repeat|--duration|--parts|--json|--kernel|--bin|--out)
+		[ $# -ge 2 ] || { echo "bench.sh: $1 needs a value" >&2; exit 2; }
+		case $1 in
+		--repeat) repeat=$2 ;;
+		--duration) duration=$2 ;;
+		--parts) parts=$2 ;;
+		--json) json=$2 ;;
+		--kernel) flavour=$2 ;;
+		--bin) bin=$(cd "$2" && pwd) ;;
+		--out) out=$2 ;;
+		esac
+		shift 2 ;;
 	-h|--help) sed -n '4,/^set -euo/{/^set/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
 	*) echo "bench.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
 	esac
@@ -50,29 +70,49 @@ if [ $quick = 1 ]; then
 	repeat=${repeat:-3} duration=${duration:-2} parts=${parts:-lock,latency}
 else
 	repeat=${repeat:-5} duration=${duration:-5}
-	parts=${parts:-lock,latency,compute,overhead}
+	parts=${parts:-lock,latency,compute,overhead,mainline}
 fi
 case $flavour in
 release|test) ;;
 *) echo "bench.sh: --kernel is release or test" >&2; exit 2 ;;
 esac
 case $repeat$duration in
-*[!0-9]*) echo "bench.sh: --repeat and --duration take whole numbers" >&2; exit 2 ;;
+''|*[!0-9]*) echo "bench.sh: --repeat and --duration take whole numbers" >&2; exit 2 ;;
 esac
+if [ "$repeat" -lt 1 ] || [ "$duration" -lt 1 ]; then
+	echo "bench.sh: --repeat and --duration are at least 1" >&2
+	exit 2
+fi
+for p in ${parts//,/ }; do
+	case $p in
+	lock|latency|compute|overhead|mainline) ;;
+	*) echo "bench.sh: unknown part '$p' in --parts (lock, latency," \
+		"compute, overhead, mainline)" >&2; exit 2 ;;
+	esac
+done
 has_part() { case ",$parts," in *",$1,"*) return 0 ;; esac; return 1; }
+# The parts the release kernel's main boot runs.
+main_parts=
+for p in lock latency compute; do
+	if has_part $p; then
+		main_parts+=${main_parts:+,}$p
+	fi
+done
+mode=tcg
+[ $icount = 0 ] || mode=icount
+out=${out:-$cache/bench-last}
 
 log() { echo "bench: $*" >&2; }
-json_str() {
-	local s=${1//\\/\\\\}
-	printf '"%s"' "${s//\"/\\\"}"
-}
 
 "$top/scripts/deps.sh" all
 log "kernels (a first build takes 15-25 minutes each)"
 kdir=${SLICEEXT_KDIR:-$("$top/scripts/kernel.sh" "$flavour")}
-skdir=
+skdir='' mkdir=''
 if has_part overhead; then
 	skdir=${SLICEEXT_STOCK_KDIR:-$("$top/scripts/kernel.sh" stock)}
+fi
+if has_part mainline; then
+	mkdir=${SLICEEXT_MAINLINE_KDIR:-$("$top/scripts/kernel.sh" mainline)}
 fi
 . "$kdir/env"
 
@@ -84,9 +124,7 @@ trap "rm -rf '$work'" EXIT
 
 # A module that does not build leaves its rows "skipped" in the guest.
 log "building sliceext.ko for $KVER"
-mkdir -p "$work/mod"
-cp -r "$top/Kbuild" "$top/module" "$work/mod/"
-[ -d "$top/uapi" ] && cp -r "$top/uapi" "$work/mod/"
+stage_module "$top" "$work/mod"
 if ! make -s -C "$KBUILD" M="$work/mod" modules >&2; then
 	log "warning: sliceext.ko did not build; its rows will be skipped"
 fi
@@ -100,23 +138,29 @@ if [ -z "$bin" ]; then
 	fi
 fi
 
-# Generous: TCG is slow, a fork-heavy load slower still, and hackbench's
-# run time is not bounded by --duration.
-runs=$((14 * repeat * (duration + 10)))
-has_part overhead && runs=$((runs + 3 * repeat * (duration + 120)))
-timeout=$((600 + 2 * runs))
-[ $quick = 1 ] || [ $timeout -ge 3600 ] || timeout=3600
-
-# run_vm LABEL KERNEL_DIR PARTS [--ko PATH]
+# run_vm LABEL KERNEL_DIR MODE PARTS NPOINTS [--ko PATH]: one boot. Its
+# timeout is generous: TCG is slow, icount slower (one host thread for
+# both vCPUs), a fork-heavy load slower still, and hackbench's run time
+# is not bounded by --duration.
 rc=0
+results=()	# each boot's results, in boot order
 run_vm() {
-	local label=$1 dir=$2 p=$3 r=0
-	shift 3
+	local label=$1 dir=$2 m=$3 p=$4 n=$5 r=0 t vmopt=() vmout
+	shift 5
+	t=$((n * repeat * (duration + 10)))
+	case ",$p," in *,overhead,*) t=$((t + 3 * repeat * 120)) ;; esac
+	if [ "$m" = icount ]; then
+		t=$((6 * t))
+		vmopt=(--icount)
+	fi
+	t=$((600 + 2 * t))
 	log "booting the $label kernel ($(. "$dir/env"; echo "$KVER")) under QEMU" \
-		"(TCG, 2 vCPUs): $p, $repeat x ${duration}s per point," \
-		"timeout ${timeout}s"
-	"$top/scripts/vm.sh" --cpus 2 --timeout "$timeout" --out "$work/vm-$label" \
-		"$dir" -- "$top/scripts/bench-guest.sh" --kernel "$label" \
+		"($m, 2 vCPUs): $p, $repeat x ${duration}s per point, timeout ${t}s"
+	vmout=$work/vm-$label-$m-${p//,/-}
+	results+=("$vmout/bench.jsonl")
+	"$top/scripts/vm.sh" "${vmopt[@]}" --cpus 2 --timeout "$t" \
+		--out "$vmout" "$dir" -- \
+		"$top/scripts/bench-guest.sh" --kernel "$label" --mode "$m" \
 		--bin "$bin" --parts "$p" --repeat "$repeat" --duration "$duration" \
 		--results /out/bench.jsonl "$@" || r=$?
 	case $r in
@@ -127,22 +171,34 @@ run_vm() {
 	esac
 }
 
-run_vm "$flavour" "$kdir" "$parts" --ko "$work/mod/sliceext.ko"
-[ -z "$skdir" ] || run_vm stock "$skdir" overhead
+ko=(--ko "$work/mod/sliceext.ko")
+# Points per boot, for the timeouts: 9 lock (3 of them histograms), 8
+# latency, 4 compute rows at most.
+[ -z "$main_parts" ] ||
+	run_vm "$flavour" "$kdir" $mode "$main_parts" 21 "${ko[@]}"
+[ -z "$mkdir" ] || run_vm mainline "$mkdir" $mode lock 5
+if has_part overhead; then
+	run_vm "$flavour" "$kdir" icount overhead 3 "${ko[@]}"
+	run_vm stock "$skdir" icount overhead 1
+fi
 
 qemu=$(qemu-system-x86_64 --version | head -n 1)
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+mkdir -p "$out"
+rm -f "$out"/results.jsonl "$out"/report.md "$out"/bench-*.svg
 {
 	printf '{"meta":"host","command":%s,"date":%s,"cpu":%s,"host_nproc":%d,"qemu":%s}\n' \
 		"$(json_str "$command")" "$(json_str "$(date -u '+%Y-%m-%d %H:%M UTC')")" \
 		"$(json_str "$cpu")" "$(nproc)" "$(json_str "$qemu")"
-	# stock first: it is the overhead part's base row.
-	[ -z "$skdir" ] || cat "$work/vm-stock/bench.jsonl" 2>/dev/null || true
-	cat "$work/vm-$flavour/bench.jsonl" 2>/dev/null || true
-} > "$work/results.jsonl"
-cp "$work/results.jsonl" "$cache/bench-last.jsonl"
-[ -z "$json" ] || cp "$work/results.jsonl" "$json"
+	for f in "${results[@]}"; do
+		cat "$f" 2>/dev/null || true
+	done
+} > "$out/results.jsonl"
+[ -z "$json" ] || cp "$out/results.jsonl" "$json"
 
 echo
-python3 "$top/scripts/bench-report.py" "$work/results.jsonl"
+# Debian's python3: the pictures need its python3-matplotlib.
+/usr/bin/python3 "$top/scripts/bench-report.py" --svg "$out" \
+	"$out/results.jsonl" | tee "$out/report.md"
+log "results, table and pictures in $out"
 exit $rc

@@ -11,17 +11,17 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/lib.sh"
 "$top/scripts/deps.sh" all
 kdir=$("$top/scripts/kernel.sh" test)
 . "$kdir/env"
 
 # Not under /tmp: the guest mounts its own tmpfs there.
-cache=${SLICEEXT_CACHE:-${HOME:-/root}/.cache/sliceext}
+cache=$(sliceext_cache)
 mkdir -p "$cache/runs"
 work=$(mktemp -d "$cache/runs/demo.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-cp -r "$top/Kbuild" "$top/module" "$work/"
-[ -d "$top/uapi" ] && cp -r "$top/uapi" "$work/"
+stage_module "$top" "$work"
 echo "demo: building sliceext.ko for $KVER"
 make -s -C "$KBUILD" M="$work" modules
 # A thread in request windows, preempted by a noise thread on its CPU.

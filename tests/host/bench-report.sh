@@ -10,13 +10,14 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 py=/usr/bin/python3
 [ -x "$py" ] || py=python3
 
-for s in bench.sh bench-guest.sh demo.sh demo-guest.sh kernel.sh; do
+for s in bench.sh bench-guest.sh demo.sh demo-guest.sh kernel.sh lib.sh; do
 	check "bash -n scripts/$s" bash -n "$top/scripts/$s"
 done
 
 f=$(mktemp)
+t=$(mktemp -d)
 # shellcheck disable=SC2064
-trap "rm -f '$f' '$f.2'" EXIT
+trap "rm -rf '$f' '$f.2' '$t'" EXIT
 cat > "$f" <<'EOF'
 {"meta":"host","command":"make bench ARGS=\"--repeat 3\"","date":"d","cpu":"c","host_nproc":2,"qemu":"q"}
 {"meta":"boot","kernel":"stock","uname":"6.12.0-stock","nproc":2,"repeat":3,"duration":5,"parts":"overhead","lock_clients":12,"lock_hogs":16,"load_hogs":4,"load_forkers":2}
@@ -66,7 +67,111 @@ for bad in "--bogus" "--repeat x" "--duration 1.5" "--kernel stock"; do
 	check_eq "bench.sh $bad: exit status 2" 2 "$?"
 	check "bench.sh $bad: says why" grep -q "^bench.sh: " <<<"$err"
 done
+for bad in "--parts lock,bogus" "--repeat 0" "--out"; do
+	# shellcheck disable=SC2086
+	err=$("$top/scripts/bench.sh" $bad 2>&1 >/dev/null)
+	check_eq "bench.sh $bad: exit status 2" 2 "$?"
+	check "bench.sh $bad: says why" grep -q "^bench.sh: " <<<"$err"
+done
 check "bench.sh --help lists every option" bash -c \
-	'h=$("$1" --help); for o in --quick --repeat --duration --parts --json --kernel --bin; do
+	'h=$("$1" --help); for o in --quick --icount --repeat --duration --parts --json --out --kernel --bin; do
 		grep -q -- "$o" <<<"$h" || exit 1; done' _ "$top/scripts/bench.sh"
+
+# The points file: six fields, unique ids and labels per part, bases and
+# kernels and placements that exist.
+check "scripts/bench-points is consistent" "$py" - "$top/scripts/bench-points" <<'PY'
+import sys
+parts = {}
+for n, line in enumerate(open(sys.argv[1]), 1):
+    if not line.strip() or line.startswith("#"):
+        continue
+    f = line.rstrip("\n").split("\t")
+    assert len(f) == 6, "line %d: %d fields" % (n, len(f))
+    part, pid, kernel, base, place, label = f
+    assert kernel in ("sliceext", "mainline", "stock"), "line %d" % n
+    assert place in ("same", "autogroup", "cgroup", "-"), "line %d" % n
+    parts.setdefault(part, []).append(f)
+for part, rows in parts.items():
+    ids = [r[1] for r in rows]
+    labels = [r[5] for r in rows]
+    assert len(set(ids)) == len(ids), "%s: duplicate id" % part
+    assert len(set(labels)) == len(labels), "%s: duplicate label" % part
+    for r in rows:
+        for b in r[3].split("|"):
+            assert b == "-" or b in ids, "%s/%s: no base %s" % (part, r[1], b)
+PY
+
+# Several boots and modes, each row against its own base, the histogram
+# of both kernels, and a picture per part.
+cat > "$t/r.jsonl" <<'EOF'
+{"meta":"host","command":"make bench","date":"d","cpu":"c","host_nproc":2,"qemu":"q"}
+{"meta":"boot","kernel":"release","mode":"tcg","uname":"6.12.0-sliceext","nproc":2,"repeat":2,"duration":5,"parts":"lock,latency","lock_clients":6,"lock_hogs":8,"lock_cs_us":2,"lock_outside_us":2,"load_hogs":4,"load_forkers":2}
+{"part":"lock","point":"ext off","point_id":"ext_off","kernel":"release","repeat":1,"ops_per_s":100,"wait_cdf_us":[[0,1.0],[50,2.0],[99,30.0],[100,40.0]]}
+{"part":"lock","point":"ext off","point_id":"ext_off","kernel":"release","repeat":2,"ops_per_s":100,"wait_cdf_us":[[0,1.0],[50,4.0],[99,50.0],[100,60.0]]}
+{"part":"lock","point":"ext on, 5 µs","point_id":"ext_on_5","kernel":"release","repeat":1,"ops_per_s":150,"wait_cdf_us":[[0,1.0],[50,2.0],[99,9.0],[100,10.0]]}
+{"part":"latency","point":"burst off, load in another cpu cgroup","point_id":"cg_off","kernel":"release","repeat":1,"lat_p50_us":400}
+{"part":"latency","point":"burst on, load in another cpu cgroup","point_id":"cg_on","kernel":"release","repeat":1,"lat_p50_us":100}
+{"part":"latency","point":"burst off","point_id":"off","kernel":"release","repeat":1,"lat_p50_us":1000}
+{"part":"hist","point":"6.12 + sliceext, 5 µs","point_id":"ext_on_5","kernel":"release","repeat":1,"hist":[[1024,2047,3],[2048,4095,1]],"ends":4,"expired":0,"revoked":1}
+{"meta":"boot","kernel":"mainline","mode":"icount","uname":"7.3.4-mainline","nproc":2,"repeat":2,"duration":5,"parts":"lock","lock_clients":6,"lock_hogs":8,"lock_cs_us":2,"lock_outside_us":2,"load_hogs":4,"load_forkers":2}
+{"part":"lock","point":"mainline 7.3, ext off","point_id":"ml_off","kernel":"mainline","repeat":1,"ops_per_s":80}
+{"part":"lock","point":"mainline 7.3, ext on, 5 µs","point_id":"ml_on_5","kernel":"mainline","repeat":1,"ops_per_s":120}
+{"part":"hist","point":"mainline 7.3, 5 µs","point_id":"ml_on_5","kernel":"mainline","repeat":1,"hist":[[2048,4095,2]],"ends":2,"expired":1,"unended":3}
+EOF
+out=$("$py" "$top/scripts/bench-report.py" --svg "$t/svg" "$t/r.jsonl" 2>&1)
+echo "$out" | sed 's/^/# /'
+check "icount boots explained" grep -q "icount boots: .*instructions executed" <<<"$out"
+check "each part says its modes" \
+	grep -qF '**a) lock table** (multi-threaded TCG, icount)' <<<"$out"
+check "mainline rows against mainline's own ext off" \
+	grep -qE '\| mainline 7\.3, ext on, 5 µs +\| ops/s ↑ +\| 120 +\| [^|]+\| ×1\.50 ' <<<"$out"
+check "sliceext rows against sliceext's ext off" \
+	grep -qE '\| ext on, 5 µs +\| ops/s ↑ +\| 150 +\| [^|]+\| ×1\.50 ' <<<"$out"
+check "a placement row against its placement's base" \
+	grep -qE '\| burst on, load in another cpu cgroup +\| latency p50 µs ↓ +\| 100 +\| [^|]+\| ×0\.25 ' <<<"$out"
+check "the notes name every base" \
+	grep -qF '"burst off, load in another cpu cgroup" for "burst on, load in another cpu cgroup"' <<<"$out"
+check "histogram: a column per kernel and length" \
+	grep -qE '\| used \(µs\) +\| 6\.12 \+ sliceext, 5 µs +\| mainline 7\.3, 5 µs +\|' <<<"$out"
+check "histogram: shares and counts" \
+	grep -qE '\| 1\.02–2\.05 +\| 75\.0% \(3\) +\| – +\|' <<<"$out"
+check "histogram: revoked or unended" \
+	grep -qE '\| revoked \(sliceext\) / no end seen \(mainline\) +\| 1 +\| 3 +\|' <<<"$out"
+if "$py" -c 'import matplotlib' 2>/dev/null; then
+	for p in lock latency hist; do
+		check "picture bench-$p.svg" grep -q "<svg" "$t/svg/bench-$p.svg"
+	done
+	check "the lock picture has the wait distributions" \
+		grep -q "lock wait" "$t/svg/bench-lock.svg"
+	check "every picture says its mode and command" \
+		grep -q "make bench" "$t/svg/bench-latency.svg"
+else
+	skip "pictures" "no python3-matplotlib (scripts/deps.sh installs it)"
+fi
+
+# bench-hist.py: ext/hist and ext/stats deltas, and mainline's hrtimer events.
+printf '0 1 3\n1024 2047 5\n' > "$t/h0"
+printf '0 1 3\n1024 2047 9\n4096 8191 1\n' > "$t/h1"
+printf 'granted 1\nexpired 0\nrevoked 2\n' > "$t/s0"
+printf 'granted 6\nexpired 1\nrevoked 2\n' > "$t/s1"
+check_eq "bench-hist.py sliceext: the change over the run" \
+	'{"hist": [[1024, 2047, 4], [4096, 8191, 1]], "ends": 5, "expired": 1, "revoked": 0, "granted": 5}' \
+	"$("$py" "$top/scripts/bench-hist.py" sliceext "$t/h0" "$t/h1" "$t/s0" "$t/s1")"
+cat > "$t/report" <<'EOF'
+cpus=2
+  lock_table-1 [001] 10.000001000: hrtimer_start: hrtimer=0xa function=rseq_slice_expired expires=1 softexpires=1 mode=ABS|PINNED|HARD was_armed=0
+  lock_table-1 [001] 10.000003500: hrtimer_cancel: hrtimer=0xa
+  lock_table-2 [000] 10.000010000: hrtimer_start: hrtimer=0xb function=rseq_slice_expired expires=1 softexpires=1 mode=ABS|PINNED|HARD was_armed=0
+  lock_table-2 [000] 10.000011000: hrtimer_start: hrtimer=0xc function=tick_nohz_handler expires=1 softexpires=1 mode=ABS|PINNED|HARD was_armed=0
+  lock_table-2 [000] 10.000011000: hrtimer_cancel: hrtimer=0xc
+        <idle>-0 [000] 10.000015001: hrtimer_expire_entry: hrtimer=0xb function=rseq_slice_expired now=1
+  lock_table-2 [000] 10.000020000: hrtimer_start: hrtimer=0xb function=rseq_slice_expired expires=1 softexpires=1 mode=ABS|PINNED|HARD was_armed=0
+  lock_table-2 [000] 10.000030000: hrtimer_start: hrtimer=0xb function=rseq_slice_expired expires=1 softexpires=1 mode=ABS|PINNED|HARD was_armed=1
+EOF
+check_eq "bench-hist.py trace: cancels and expiries, re-armed ones unended" \
+	'{"hist": [[2048, 4095, 1], [4096, 8191, 1]], "ends": 2, "expired": 1, "unended": 2}' \
+	"$("$py" "$top/scripts/bench-hist.py" trace "$t/report")"
+check_fails "bench-hist.py without arguments fails" "$py" "$top/scripts/bench-hist.py"
+"$py" "$top/scripts/bench-hist.py" bogus >/dev/null 2>&1
+check_eq "bench-hist.py bad usage: exit status 2" 2 "$?"
 tap_done

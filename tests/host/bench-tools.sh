@@ -127,20 +127,39 @@ run_json() {
 		sh -c "'$py' -c 'import json,sys; json.load(sys.stdin)' < '$d/$name.json'"
 }
 
-lt_keys="tool clients hogs cs_us outside_us ext ext_available duration_s
-	ops_per_s wait_p50_us wait_p99_us wait_max_us holder_preempted
-	holder_preempted_frac granted denied calib_iters"
+lt_keys="tool clients hogs cs_us outside_us ext ext_available rseq_area
+	rseq_len duration_s ops_per_s wait_p50_us wait_p99_us wait_max_us
+	holder_preempted holder_preempted_frac granted denied calib_iters
+	wait_cdf_us"
 lt_sane=('d["tool"] == "lock_table"' 'd["ops_per_s"] > 0'
 	'd["clients"] >= 1' 'd["calib_iters"] >= 1' 'd["duration_s"] > 0'
 	'0 <= d["wait_p50_us"] <= d["wait_p99_us"] <= d["wait_max_us"]'
 	'0 <= d["holder_preempted"]' '0 <= d["holder_preempted_frac"] <= 1'
 	'd["granted"] is None or d["granted"] >= 0'
-	'd["denied"] is None or d["denied"] >= 0')
+	'd["denied"] is None or d["denied"] >= 0'
+	'[p for p, _ in d["wait_cdf_us"]] == sorted(p for p, _ in d["wait_cdf_us"])'
+	'[v for _, v in d["wait_cdf_us"]] == sorted(v for _, v in d["wait_cdf_us"])'
+	'd["wait_cdf_us"][-1][1] == d["wait_max_us"]')
 
 run_json lock_table lock_table --duration 0.5
 check "lock_table: documented keys, sane values" json_ok "$d/lock_table.json" \
 	"$lt_keys" "${lt_sane[@]}" 'd["ext"] is False' 'd["cs_us"] == 5' \
-	'd["outside_us"] == 20'
+	'd["outside_us"] == 20' 'd["rseq_area"] == "glibc"' \
+	'd["rseq_len"] is None'
+
+# Without glibc's registration each client registers its own area, as
+# large as AT_RSEQ_FEATURE_SIZE asks, and at least the original 32 bytes.
+feature=$(LD_SHOW_AUXV=1 /bin/true | sed -n 's/^AT_RSEQ_FEATURE_SIZE: *//p')
+want=$(( ${feature:-0} > 32 ? ${feature:-0} : 32 ))
+GLIBC_TUNABLES=glibc.pthread.rseq=0 run_json lock_table-own lock_table \
+	--clients 3 --cs-us 2 --outside-us 2 --duration 0.3
+check "lock_table without glibc's rseq: its own area of $want bytes" \
+	json_ok "$d/lock_table-own.json" "$lt_keys" "${lt_sane[@]}" \
+	'd["rseq_area"] == "own"' "d[\"rseq_len\"] == $want"
+out=$(GLIBC_TUNABLES=glibc.pthread.rseq=0 "$b/lock_table" --clients 2 \
+	--duration 0.2 2>/dev/null)
+check "lock_table table names the rseq area" \
+	grep -q "rseq area: own, $want bytes per thread" <<<"$out"
 
 # Without sliceext loaded (a host), --ext must run on without requests.
 run_json lock_table-ext lock_table --ext --clients 3 --cs-us 2 \
@@ -162,12 +181,16 @@ fi
 run_json wakeup_lat wakeup_lat --duration 0.5
 check "wakeup_lat: documented keys, sane values" json_ok "$d/wakeup_lat.json" \
 	"tool message_threads workers work_us samples lat_p50_us lat_p90_us
-	 lat_p99_us lat_p999_us lat_max_us run_delay_per_switch_us duration_s" \
+	 lat_p99_us lat_p999_us lat_max_us run_delay_per_switch_us lat_cdf_us
+	 duration_s" \
 	'd["tool"] == "wakeup_lat"' 'd["samples"] > 0' \
 	'd["message_threads"] == 2 and d["workers"] == 4' \
 	'd["work_us"] == 300' 'd["duration_s"] > 0' \
 	'0 <= d["lat_p50_us"] <= d["lat_p90_us"] <= d["lat_p99_us"] <= d["lat_p999_us"] <= d["lat_max_us"]' \
-	'd["run_delay_per_switch_us"] is None or d["run_delay_per_switch_us"] >= 0'
+	'd["run_delay_per_switch_us"] is None or d["run_delay_per_switch_us"] >= 0' \
+	'dict(d["lat_cdf_us"])[50] == d["lat_p50_us"]' \
+	'dict(d["lat_cdf_us"])[99] == d["lat_p99_us"]' \
+	'[v for _, v in d["lat_cdf_us"]] == sorted(v for _, v in d["lat_cdf_us"])'
 
 for n in 1 2; do
 	run_json "compute-$n" compute --threads "$n" --duration 0.3

@@ -8,6 +8,11 @@
  * each of them (the clock, the measured run, busy work, percentiles, the
  * kernel's counters and the background load) and so that their options,
  * --help and output read alike.
+ *
+ * opts.c	the option table: getopt_long(), value checks, --help
+ * output.c	the metrics table: one JSON object or the text table
+ * loadgen.c	the background load (CPU hogs and forkers)
+ * bench.c	the measured run, the clock, samples, kernel counters
  */
 #ifndef SLICEEXT_BENCH_H
 #define SLICEEXT_BENCH_H
@@ -22,7 +27,7 @@
 #define BENCH_NSEC_PER_SEC	1000000000ULL
 #define BENCH_NSEC_PER_USEC	1000ULL
 
-/* --- options ---------------------------------------------------------- */
+/* --- options (opts.c) ------------------------------------------------ */
 
 /*
  * Each tool describes its options in a table of struct bench_opt, and
@@ -97,6 +102,8 @@ void bench_parse_options(const char *tool, const char *about,
 void bench_usage_error(const char *tool, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));
 
+/* --- setup (bench.c) -------------------------------------------------- */
+
 /* Online CPUs, at least 1. */
 int bench_online_cpus(void);
 
@@ -106,7 +113,7 @@ int bench_online_cpus(void);
  */
 void *bench_calloc(const char *tool, size_t n, size_t size);
 
-/* --- the measured run ------------------------------------------------- */
+/* --- the measured run (bench.c) --------------------------------------- */
 
 /*
  * The threaded tools measure alike: each thread sets itself up, then
@@ -158,7 +165,7 @@ double bench_run_threads(const char *tool, struct bench_run *run,
 			 unsigned int n, void *(*fn)(void *), void *args,
 			 size_t size, double duration);
 
-/* --- time and busy work ----------------------------------------------- */
+/* --- time and busy work (bench.c) ------------------------------------- */
 
 /* CLOCK_MONOTONIC in ns: through the vDSO on x86, no system call. */
 uint64_t bench_now_ns(void);
@@ -181,6 +188,18 @@ void bench_spin_ns(uint64_t ns);
  */
 void bench_spin_cpu_ns(uint64_t ns);
 
+/* A fast, not cryptographic, 64-bit generator; any seed, 0 included. */
+static inline uint64_t bench_xorshift64(uint64_t *state)
+{
+	uint64_t x = *state ? *state : 0x9e3779b97f4a7c15ULL;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	*state = x;
+	return x;
+}
+
 /* The spin-wait hint: PAUSE on x86, nothing elsewhere. */
 static inline void bench_cpu_relax(void)
 {
@@ -189,7 +208,7 @@ static inline void bench_cpu_relax(void)
 #endif
 }
 
-/* --- samples and percentiles ------------------------------------------ */
+/* --- samples and percentiles (bench.c) -------------------------------- */
 
 /*
  * A growable array of samples (ns). Past BENCH_SAMPLES_MAX values it
@@ -218,8 +237,9 @@ void bench_samples_free(struct bench_samples *s);
 void bench_sort_u64(uint64_t *v, size_t n);
 
 /*
- * bench_percentile - the nearest-rank @pct percentile (0 < pct <= 100)
- * of the ascending array @v of @n values; 0 when n is 0. Nearest rank
+ * bench_percentile - the nearest-rank @pct percentile (0 <= pct <= 100;
+ * 0 gives the minimum) of the ascending array @v of @n values; 0 when n
+ * is 0. Nearest rank
  * returns a real sample and is monotonic in pct, so p50 <= p99 <= max.
  */
 uint64_t bench_percentile(const uint64_t *v, size_t n, double pct);
@@ -227,39 +247,80 @@ uint64_t bench_percentile(const uint64_t *v, size_t n, double pct);
 /* The @pct percentile of @s, sorted with bench_sort_u64(), in us. */
 double bench_samples_pct_us(const struct bench_samples *s, double pct);
 
-/* --- JSON output (one object on one line) ----------------------------- */
-
-struct bench_json {
-	FILE *f;
-	bool first;
-};
-
-/* Open the object on stdout with its first key, "tool". */
-void bench_json_begin(struct bench_json *j, const char *tool);
-void bench_json_str(struct bench_json *j, const char *key, const char *val);
-void bench_json_int(struct bench_json *j, const char *key, long long val);
-/* A number with @decimals after the point; NaN and infinities as null. */
-void bench_json_num(struct bench_json *j, const char *key, double val,
-		    int decimals);
-void bench_json_bool(struct bench_json *j, const char *key, bool val);
-void bench_json_null(struct bench_json *j, const char *key);
-void bench_json_end(struct bench_json *j);
-
-/* --- table output ----------------------------------------------------- */
+/* --- results (output.c) ----------------------------------------------- */
 
 /*
- * A row of the tables: the label left-aligned, the value right-aligned,
- * in the same columns in every tool so that their outputs line up when
- * printed one after another.
+ * Each tool lists its results once, in a table of struct bench_metric,
+ * and bench_print_metrics() prints that table either as the --json object
+ * or as the text table, so the two outputs cannot drift apart. @key is
+ * the JSON name (NULL: the text table only), @label the text row (NULL:
+ * JSON only, e.g. the options echoed back, which the text table shows in
+ * its heading line instead).
  */
+enum bench_value_kind {
+	BENCH_VAL_INT,		/* v.i */
+	BENCH_VAL_NUM,		/* v.d with @decimals; NaN or infinity: unknown */
+	BENCH_VAL_BOOL,		/* v.b */
+	BENCH_VAL_STR,		/* v.s */
+	BENCH_VAL_CDF,		/* v.cdf, sorted: percentiles, see below */
+};
+
+struct bench_metric {
+	const char *key;
+	const char *label;
+	enum bench_value_kind kind;
+	int decimals;
+	bool unknown;		/* not measured: JSON null, text "n/a" */
+	union {
+		long long i;
+		double d;
+		bool b;
+		const char *s;
+		const struct bench_samples *cdf;
+	} v;
+};
+
+#define BENCH_M_INT(_key, _label, _v)					\
+	{ .key = (_key), .label = (_label), .kind = BENCH_VAL_INT,	\
+	  .v.i = (long long)(_v) }
+/* An integer that may not have been measured (@_known false). */
+#define BENCH_M_INT_IF(_key, _label, _v, _known)			\
+	{ .key = (_key), .label = (_label), .kind = BENCH_VAL_INT,	\
+	  .v.i = (long long)(_v), .unknown = !(_known) }
+#define BENCH_M_NUM(_key, _label, _v, _decimals)			\
+	{ .key = (_key), .label = (_label), .kind = BENCH_VAL_NUM,	\
+	  .v.d = (_v), .decimals = (_decimals) }
+#define BENCH_M_BOOL(_key, _label, _v)					\
+	{ .key = (_key), .label = (_label), .kind = BENCH_VAL_BOOL,	\
+	  .v.b = (_v) }
+#define BENCH_M_STR(_key, _label, _v)					\
+	{ .key = (_key), .label = (_label), .kind = BENCH_VAL_STR,	\
+	  .v.s = (_v) }
+/*
+ * The distribution of @_samples (sorted ascending, in ns), JSON only:
+ * [[pct, us], ...] at the percentiles of bench_cdf_pcts[], for plotting
+ * the whole distribution rather than three points of it.
+ */
+#define BENCH_M_CDF(_key, _samples)					\
+	{ .key = (_key), .kind = BENCH_VAL_CDF, .v.cdf = (_samples) }
+
+extern const double bench_cdf_pcts[];
+extern const size_t bench_cdf_npcts;
+
+/*
+ * bench_print_metrics - print @m (@n entries) as one JSON object on one
+ * line ({"tool": @tool, key: value, ...}, in table order) when @json, else
+ * as text rows: the label left-aligned, the value right-aligned, in the
+ * same columns in every tool so that outputs printed one after another
+ * line up. The caller prints the table's heading line itself.
+ */
+void bench_print_metrics(const char *tool, const struct bench_metric *m,
+			 size_t n, bool json);
+
 #define BENCH_LABEL_W	28
 #define BENCH_VALUE_W	14
 
-void bench_row_num(const char *label, double val, int decimals);
-void bench_row_uint(const char *label, unsigned long long val);
-void bench_row_str(const char *label, const char *val);
-
-/* --- kernel counters -------------------------------------------------- */
+/* --- kernel counters (bench.c) ---------------------------------------- */
 
 pid_t bench_gettid(void);
 
@@ -295,7 +356,7 @@ unsigned long long bench_counter_get(const struct bench_counter *c, int n,
 				     const char *name,
 				     unsigned long long def);
 
-/* --- background load --------------------------------------------------- */
+/* --- background load (loadgen.c) -------------------------------------- */
 
 /*
  * CPU hogs (each a process spinning forever) and forkers (each a process

@@ -86,10 +86,30 @@ static void *thread_fn(void *arg)
 	return NULL;
 }
 
+/* The results, once for both outputs. */
+static void report(long nthreads, unsigned long rounds, double elapsed,
+		   bool json)
+{
+	double rps = rounds / elapsed;
+	const struct bench_metric m[] = {
+		BENCH_M_INT("threads", NULL, nthreads),
+		BENCH_M_INT(NULL, "rounds", rounds),
+		BENCH_M_NUM("rounds_per_s", "rounds/s", rps, 2),
+		BENCH_M_NUM(NULL, "rounds/s per thread", rps / nthreads, 2),
+		BENCH_M_NUM("duration_s", NULL, elapsed, 3),
+	};
+
+	if (!json)
+		printf("%s: %ld threads, %.2f s, %u primes below %u per round "
+		       "(checked)\n", TOOL, nthreads, elapsed, PRIMES_BELOW,
+		       LIMIT);
+	bench_print_metrics(TOOL, m, BENCH_ARRAY_SIZE(m), json);
+}
+
 int main(int argc, char **argv)
 {
 	long nthreads = 1;
-	double duration = 5, elapsed, rps;
+	double duration = 5, elapsed;
 	bool json = false;
 	const struct bench_opt opts[] = {
 		BENCH_LONG("threads", "T", &nthreads, 1, 4096,
@@ -122,22 +142,6 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	rps = rounds / elapsed;
-	if (json) {
-		struct bench_json j;
-
-		bench_json_begin(&j, TOOL);
-		bench_json_int(&j, "threads", nthreads);
-		bench_json_num(&j, "rounds_per_s", rps, 2);
-		bench_json_num(&j, "duration_s", elapsed, 3);
-		bench_json_end(&j);
-	} else {
-		printf("%s: %ld threads, %.2f s, %u primes below %u per round "
-		       "(checked)\n", TOOL, nthreads, elapsed, PRIMES_BELOW,
-		       LIMIT);
-		bench_row_uint("rounds", rounds);
-		bench_row_num("rounds/s", rps, 2);
-		bench_row_num("rounds/s per thread", rps / nthreads, 2);
-	}
+	report(nthreads, rounds, elapsed, json);
 	return 0;
 }

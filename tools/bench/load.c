@@ -28,6 +28,26 @@ static const char about[] =
 "'nice -n 19 " TOOL " ...' or 'chrt -i 0 " TOOL " ...' for background load.\n"
 "Give --hogs, --forkers or both.\n";
 
+/* The results, once for both outputs. */
+static void report(long hogs, long forkers, unsigned long forks,
+		   const char *stopped_by, double elapsed, bool json)
+{
+	const struct bench_metric m[] = {
+		BENCH_M_INT("hogs", NULL, hogs),
+		BENCH_M_INT("forkers", NULL, forkers),
+		BENCH_M_INT("forks", NULL, forks),
+		BENCH_M_STR("stopped_by", NULL, stopped_by),
+		BENCH_M_NUM("duration_s", NULL, elapsed, 3),
+	};
+
+	/* One line, not a table: it ends a background job's life. */
+	if (!json)
+		printf("%s: %ld hogs, %ld forkers, %lu children forked, ran "
+		       "%.2f s, stopped by %s\n", TOOL, hogs, forkers, forks,
+		       elapsed, stopped_by);
+	bench_print_metrics(TOOL, m, BENCH_ARRAY_SIZE(m), json);
+}
+
 int main(int argc, char **argv)
 {
 	long hogs = 0, forkers = 0;
@@ -105,20 +125,7 @@ int main(int argc, char **argv)
 	bench_load_stop(&load);
 	elapsed = (double)(bench_now_ns() - t_start) / 1e9;
 
-	if (json) {
-		struct bench_json j;
-
-		bench_json_begin(&j, TOOL);
-		bench_json_int(&j, "hogs", hogs);
-		bench_json_int(&j, "forkers", forkers);
-		bench_json_int(&j, "forks", bench_load_forks(&load));
-		bench_json_str(&j, "stopped_by", stopped_by);
-		bench_json_num(&j, "duration_s", elapsed, 3);
-		bench_json_end(&j);
-	} else {
-		printf("%s: %ld hogs, %ld forkers, %lu children forked, "
-		       "ran %.2f s, stopped by %s\n", TOOL, hogs, forkers,
-		       bench_load_forks(&load), elapsed, stopped_by);
-	}
+	report(hogs, forkers, bench_load_forks(&load), stopped_by, elapsed,
+	       json);
 	return 0;
 }

@@ -17,7 +17,9 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "bench.h"
@@ -29,6 +31,18 @@
 #ifndef ENOTSUPP
 #define ENOTSUPP	524	/* kernel internal, not in <errno.h> */
 #endif
+
+/* Older <elf.h>s lack them; the values are the kernel's. */
+#ifndef AT_RSEQ_FEATURE_SIZE
+#define AT_RSEQ_FEATURE_SIZE	27
+#endif
+#ifndef AT_RSEQ_ALIGN
+#define AT_RSEQ_ALIGN		28
+#endif
+
+/* The abort signature of the rseq selftests; no rseq_cs is ever used. */
+#define RSEQ_SIG		0x53053053
+#define RSEQ_ORIG_SIZE		32	/* the least any kernel accepts */
 
 /*
  * The shared table: 4 KiB of counters, so a critical section touches a
@@ -48,6 +62,8 @@ static uint64_t out_iters;	/* private updates between sections */
 struct client {
 	bool ext;		/* --ext given */
 	bool ext_on;		/* enabled for this thread */
+	void *own_rseq;		/* the area it registers, if glibc has none */
+	bool own_registered;
 	uint64_t seed;
 	uint64_t *priv;		/* thread-private table for outside work */
 	unsigned long ops;
@@ -117,11 +133,69 @@ static long nivcsw(void)
 	return ru.ru_nivcsw;
 }
 
+/*
+ * Where glibc registers no rseq area (GLIBC_TUNABLES=glibc.pthread.rseq=0,
+ * or a glibc without rseq support), each thread registers its own, as
+ * large as this kernel's AT_RSEQ_FEATURE_SIZE asks (at least the original
+ * 32 bytes) and aligned as AT_RSEQ_ALIGN says. Linux 7.x serves the slice
+ * extension only to such "v2" registrations, larger than 32 bytes, and
+ * glibc's 32-byte one is not; 6.12 with sliceext serves both. Running
+ * every kernel this way makes their rows compare like with like.
+ */
+static size_t own_rseq_len;	/* 0: glibc's areas are used */
+static size_t own_rseq_align;
+
+static void own_rseq_setup(void)
+{
+	unsigned long feature = getauxval(AT_RSEQ_FEATURE_SIZE);
+	unsigned long align = getauxval(AT_RSEQ_ALIGN);
+
+	if (RSEQ_SLICE_GLIBC_RSEQ_SIZE)
+		return;
+	own_rseq_len = feature > RSEQ_ORIG_SIZE ? feature : RSEQ_ORIG_SIZE;
+	own_rseq_align = align > RSEQ_ORIG_SIZE ? align : RSEQ_ORIG_SIZE;
+}
+
+/* A zeroed area for one thread, or NULL after a message. */
+static void *own_rseq_alloc(void)
+{
+	size_t size = (own_rseq_len + own_rseq_align - 1) &
+		      ~(own_rseq_align - 1);
+	void *p = NULL;
+	int err;
+
+	err = posix_memalign(&p, own_rseq_align, size);
+	if (err) {
+		fprintf(stderr, TOOL ": rseq area: %s\n", strerror(err));
+		return NULL;
+	}
+	memset(p, 0, size);
+	return p;
+}
+
+/* Register @area for the calling thread; 0 or -errno. */
+static int own_rseq_register(void *area)
+{
+	if (syscall(__NR_rseq, area, (unsigned int)own_rseq_len, 0, RSEQ_SIG))
+		return -errno;
+	rseq_slice_set_area(area);
+	return 0;
+}
+
+/* Before the area is freed: the kernel writes to it until then. */
+static void own_rseq_unregister(void *area)
+{
+	rseq_slice_set_area(NULL);
+	syscall(__NR_rseq, area, (unsigned int)own_rseq_len,
+		RSEQ_FLAG_UNREGISTER, RSEQ_SIG);
+}
+
 static void *client_fn(void *arg)
 {
 	struct client *c = arg;
 	struct rseq *rs = NULL;
 
+	c->own_registered = c->own_rseq && !own_rseq_register(c->own_rseq);
 	if (c->ext) {
 		/* The prctl() is per thread: each client enables itself. */
 		rs = rseq_slice_area();
@@ -165,6 +239,8 @@ static void *client_fn(void *arg)
 	}
 	if (c->ext_on)
 		rseq_slice_disable();
+	if (c->own_registered)
+		own_rseq_unregister(c->own_rseq);
 	return NULL;
 }
 
@@ -208,18 +284,41 @@ static double calibrate(void)
 /* NULL if this kernel serves the extension, else why not. */
 static const char *ext_probe(void)
 {
-	struct rseq *rs = rseq_slice_area();
+	static char why[128];
+	void *own = NULL;
+	struct rseq *rs;
 	int err;
 
-	if (!rs)
-		return "no rseq area registered, e.g. glibc.pthread.rseq=0";
-	err = rseq_slice_enable();
+	if (own_rseq_len) {
+		own = own_rseq_alloc();
+		if (!own)
+			return "no memory for an rseq area";
+		err = own_rseq_register(own);
+		if (err) {
+			free(own);
+			snprintf(why, sizeof(why), "rseq(2) registration of "
+				 "%zu bytes: %s", own_rseq_len, strerror(-err));
+			return why;
+		}
+	}
+	rs = rseq_slice_area();
+	err = rs ? rseq_slice_enable() : -ENXIO;
+	if (!err)
+		rseq_slice_disable();	/* the main thread runs no section */
+	if (own) {
+		own_rseq_unregister(own);
+		free(own);
+	}
 	switch (-err) {
 	case 0:
-		rseq_slice_disable();	/* the main thread runs no section */
 		return NULL;
 	case ENOTSUPP:
-		return "disabled, or the sliceext module is not loaded";
+		/* sliceext's ext/enabled 0 or no module; 7.x's v1 refusal */
+		return own_rseq_len ?
+		       "disabled, or the sliceext module is not loaded" :
+		       "disabled, the sliceext module is not loaded, or (Linux "
+		       "7.x) glibc's 32-byte rseq area: run with "
+		       "GLIBC_TUNABLES=glibc.pthread.rseq=0";
 	case EINVAL:
 		return "kernel lacks it: needs Linux 7.0 or 6.12 with sliceext";
 	case ENXIO:
@@ -259,6 +358,80 @@ static struct ext_stats read_ext_stats(void)
 	return s;
 }
 
+/* What a run measured, once for both outputs. */
+struct result {
+	long clients, hogs;
+	double cs_us, outside_us, ns_per_iter, elapsed;
+	bool ext, ext_available;
+	const char *ext_reason;		/* why not available, or NULL */
+	unsigned long ops, preempted, yields;
+	const struct bench_samples *wait;	/* sorted */
+	bool stats_ok;
+	struct ext_stats d;		/* ext/stats over the run */
+};
+
+static void report(const struct result *r, bool json)
+{
+	const struct bench_samples *w = r->wait;
+	const char *area = own_rseq_len ? "own" :
+			   RSEQ_SLICE_GLIBC_RSEQ_SIZE ? "glibc" : "none";
+	const struct bench_metric m[] = {
+		BENCH_M_INT("clients", NULL, r->clients),
+		BENCH_M_INT("hogs", NULL, r->hogs),
+		BENCH_M_NUM("cs_us", NULL, r->cs_us, 3),
+		BENCH_M_NUM("outside_us", NULL, r->outside_us, 3),
+		BENCH_M_BOOL("ext", NULL, r->ext),
+		BENCH_M_BOOL("ext_available", NULL, r->ext_available),
+		BENCH_M_STR("rseq_area", NULL, area),
+		BENCH_M_INT_IF("rseq_len", NULL, own_rseq_len, own_rseq_len),
+		BENCH_M_NUM("duration_s", NULL, r->elapsed, 3),
+		BENCH_M_NUM("ops_per_s", "critical sections/s",
+			    r->ops / r->elapsed, 1),
+		BENCH_M_NUM("wait_p50_us", "lock wait p50 (us)",
+			    bench_samples_pct_us(w, 50), 3),
+		BENCH_M_NUM("wait_p99_us", "lock wait p99 (us)",
+			    bench_samples_pct_us(w, 99), 3),
+		BENCH_M_NUM("wait_max_us", "lock wait max (us)", w->max / 1e3, 3),
+		BENCH_M_INT(NULL, "critical sections", r->ops),
+		BENCH_M_INT("holder_preempted", "holder preempted",
+			    r->preempted),
+		BENCH_M_NUM("holder_preempted_frac", "holder preempted (share)",
+			    r->ops ? (double)r->preempted / r->ops : 0, 6),
+		BENCH_M_INT("yields", "yields after a grant", r->yields),
+		BENCH_M_INT_IF("requested", "ext/stats requested",
+			       r->d.requested, r->stats_ok),
+		BENCH_M_INT_IF("granted", "ext/stats granted", r->d.granted,
+			       r->stats_ok),
+		BENCH_M_INT_IF("denied", "ext/stats denied", r->d.denied,
+			       r->stats_ok),
+		BENCH_M_INT("calib_iters", NULL, cs_iters),
+		BENCH_M_CDF("wait_cdf_us", w),
+	};
+
+	if (!json) {
+		printf("%s: %ld clients on %d CPUs, %ld hogs, %.2f s\n", TOOL,
+		       r->clients, bench_online_cpus(), r->hogs, r->elapsed);
+		printf("  critical section %.1f us = %llu table updates "
+		       "(%.2f ns each), outside %.1f us\n", r->cs_us,
+		       (unsigned long long)cs_iters, r->ns_per_iter,
+		       r->outside_us);
+		printf("  rseq area: %s", area);
+		if (own_rseq_len)
+			printf(", %zu bytes per thread", own_rseq_len);
+		printf("\n");
+		if (!r->ext)
+			printf("  slice extension: not requested (%s)\n",
+			       r->ext_available ? "available" : r->ext_reason);
+		else if (r->ext_available)
+			printf("  slice extension: requested\n");
+		else
+			printf("  slice extension unavailable (%s): ran "
+			       "without requests\n", r->ext_reason ?
+			       r->ext_reason : "a thread's prctl() failed");
+	}
+	bench_print_metrics(TOOL, m, BENCH_ARRAY_SIZE(m), json);
+}
+
 int main(int argc, char **argv)
 {
 	int ncpu = bench_online_cpus();
@@ -288,13 +461,15 @@ int main(int argc, char **argv)
 	struct bench_load load;
 	struct client *cl;
 	unsigned long ops = 0, preempted = 0, yields = 0;
+	struct result r;
 	uint64_t sum = 0;
-	double elapsed, ops_per_s, frac, p50, p99, max;
+	double elapsed;
 	int i;
 
 	bench_parse_options(TOOL, about, opts, BENCH_ARRAY_SIZE(opts),
 			    argc, argv);
 
+	own_rseq_setup();
 	ext_reason = ext_probe();
 	ext_available = !ext_reason;
 	if (ext && !ext_available)
@@ -313,6 +488,8 @@ int main(int argc, char **argv)
 		cl[i].ext = ext;
 		cl[i].seed = (uint64_t)i * 0x9e3779b97f4a7c15ULL + 1;
 		cl[i].priv = bench_calloc(TOOL, TABLE_SLOTS, sizeof(uint64_t));
+		if (own_rseq_len && !(cl[i].own_rseq = own_rseq_alloc()))
+			return 1;
 	}
 
 	st0 = read_ext_stats();
@@ -334,6 +511,7 @@ int main(int argc, char **argv)
 		bench_samples_merge(&wait, &cl[i].wait);
 		bench_samples_free(&cl[i].wait);
 		free(cl[i].priv);
+		free(cl[i].own_rseq);
 	}
 	bench_load_stop(&load);
 	st1 = read_ext_stats();
@@ -350,78 +528,20 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	ops_per_s = ops / elapsed;
-	frac = ops ? (double)preempted / ops : 0;
 	bench_sort_u64(wait.v, wait.n);
-	p50 = bench_samples_pct_us(&wait, 50);
-	p99 = bench_samples_pct_us(&wait, 99);
-	max = wait.max / 1e3;
-
-	if (json) {
-		struct bench_json j;
-
-		bench_json_begin(&j, TOOL);
-		bench_json_int(&j, "clients", clients);
-		bench_json_int(&j, "hogs", hogs);
-		bench_json_num(&j, "cs_us", cs_us, 3);
-		bench_json_num(&j, "outside_us", outside_us, 3);
-		bench_json_bool(&j, "ext", ext);
-		bench_json_bool(&j, "ext_available", ext_available);
-		bench_json_num(&j, "duration_s", elapsed, 3);
-		bench_json_num(&j, "ops_per_s", ops_per_s, 1);
-		bench_json_num(&j, "wait_p50_us", p50, 3);
-		bench_json_num(&j, "wait_p99_us", p99, 3);
-		bench_json_num(&j, "wait_max_us", max, 3);
-		bench_json_int(&j, "holder_preempted", preempted);
-		bench_json_num(&j, "holder_preempted_frac", frac, 6);
-		bench_json_int(&j, "yields", yields);
-		if (stats_ok) {
-			bench_json_int(&j, "requested",
-				       st1.requested - st0.requested);
-			bench_json_int(&j, "granted",
-				       st1.granted - st0.granted);
-			bench_json_int(&j, "denied", st1.denied - st0.denied);
-		} else {
-			bench_json_null(&j, "requested");
-			bench_json_null(&j, "granted");
-			bench_json_null(&j, "denied");
-		}
-		bench_json_int(&j, "calib_iters", cs_iters);
-		bench_json_end(&j);
-	} else {
-		printf("%s: %ld clients on %d CPUs, %ld hogs, %.2f s\n", TOOL,
-		       clients, ncpu, hogs, elapsed);
-		printf("  critical section %.1f us = %llu table updates "
-		       "(%.2f ns each), outside %.1f us\n", cs_us,
-		       (unsigned long long)cs_iters, ns_per_iter, outside_us);
-		if (!ext)
-			printf("  slice extension: not requested (%s)\n",
-			       ext_available ? "available" : ext_reason);
-		else if (ext_available)
-			printf("  slice extension: requested\n");
-		else
-			printf("  slice extension unavailable (%s): ran "
-			       "without requests\n",
-			       ext_reason ? ext_reason : "a thread's prctl() failed");
-		bench_row_num("critical sections/s", ops_per_s, 1);
-		bench_row_num("lock wait p50 (us)", p50, 3);
-		bench_row_num("lock wait p99 (us)", p99, 3);
-		bench_row_num("lock wait max (us)", max, 3);
-		/* More than a value: out of how many, and the share. */
-		printf("%-*s %*lu  of %lu (%.4f)\n", BENCH_LABEL_W,
-		       "holder preempted", BENCH_VALUE_W, preempted, ops, frac);
-		bench_row_uint("yields after a grant", yields);
-		if (stats_ok) {
-			bench_row_uint("ext/stats requested",
-				       st1.requested - st0.requested);
-			bench_row_uint("ext/stats granted",
-				       st1.granted - st0.granted);
-			bench_row_uint("ext/stats denied",
-				       st1.denied - st0.denied);
-		} else {
-			bench_row_str("ext/stats", "unreadable");
-		}
-	}
+	r = (struct result){
+		.clients = clients, .hogs = hogs, .cs_us = cs_us,
+		.outside_us = outside_us, .ns_per_iter = ns_per_iter,
+		.elapsed = elapsed, .ext = ext, .ext_available = ext_available,
+		.ext_reason = ext_reason, .ops = ops, .preempted = preempted,
+		.yields = yields, .wait = &wait, .stats_ok = stats_ok,
+		.d = {
+			.requested = st1.requested - st0.requested,
+			.granted = st1.granted - st0.granted,
+			.denied = st1.denied - st0.denied,
+		},
+	};
+	report(&r, json);
 	bench_samples_free(&wait);
 	free(cl);
 	return 0;

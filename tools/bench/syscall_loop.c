@@ -63,11 +63,35 @@ static void *thread_fn(void *arg)
 	return NULL;
 }
 
+/* The results, once for both outputs. */
+static void report(int call, long nthreads, unsigned long total, bool enosys,
+		   double elapsed, bool json)
+{
+	double cps = total / elapsed;
+	/* Per thread: what one call costs its caller. */
+	double ns_per_call = total ? elapsed * 1e9 * nthreads / total : 0;
+	const struct bench_metric m[] = {
+		BENCH_M_STR("syscall", NULL, call_names[call]),
+		BENCH_M_INT("threads", NULL, nthreads),
+		BENCH_M_INT(NULL, "calls", total),
+		BENCH_M_NUM("calls_per_s", "calls/s", cps, 1),
+		BENCH_M_NUM("ns_per_call", "ns/call (per thread)", ns_per_call, 2),
+		BENCH_M_BOOL("enosys", NULL, enosys),
+		BENCH_M_NUM("duration_s", NULL, elapsed, 3),
+	};
+
+	if (!json)
+		printf("%s: %s (syscall %ld)%s, %ld threads, %.2f s\n", TOOL,
+		       call_names[call], call_nrs[call],
+		       enosys ? " returns ENOSYS here" : "", nthreads, elapsed);
+	bench_print_metrics(TOOL, m, BENCH_ARRAY_SIZE(m), json);
+}
+
 int main(int argc, char **argv)
 {
 	char syscall_help[256];
 	long nthreads = 1;
-	double duration = 5, elapsed, cps, ns_per_call;
+	double duration = 5, elapsed;
 	bool json = false, enosys;
 	int call = 0;
 	const struct bench_opt opts[] = {
@@ -108,27 +132,6 @@ int main(int argc, char **argv)
 		total += th[i].calls;
 	free(th);
 
-	cps = total / elapsed;
-	/* Per thread: what one call costs its caller. */
-	ns_per_call = total ? elapsed * 1e9 * nthreads / total : 0;
-	if (json) {
-		struct bench_json j;
-
-		bench_json_begin(&j, TOOL);
-		bench_json_str(&j, "syscall", call_names[call]);
-		bench_json_int(&j, "threads", nthreads);
-		bench_json_num(&j, "calls_per_s", cps, 1);
-		bench_json_num(&j, "ns_per_call", ns_per_call, 2);
-		bench_json_bool(&j, "enosys", enosys);
-		bench_json_num(&j, "duration_s", elapsed, 3);
-		bench_json_end(&j);
-	} else {
-		printf("%s: %s (syscall %ld)%s, %ld threads, %.2f s\n", TOOL,
-		       call_names[call], call_nr,
-		       enosys ? " returns ENOSYS here" : "", nthreads, elapsed);
-		bench_row_uint("calls", total);
-		bench_row_num("calls/s", cps, 1);
-		bench_row_num("ns/call (per thread)", ns_per_call, 2);
-	}
+	report(call, nthreads, total, enosys, elapsed, json);
 	return 0;
 }

@@ -134,6 +134,49 @@ static void *msg_fn(void *arg)
 	return NULL;
 }
 
+struct result {
+	long nmsg, nwork, hogs, forkers;
+	double work_us, interval_us;
+	const struct bench_samples *lat;	/* sorted */
+	double per_switch;			/* us, NaN: no schedstat */
+	double elapsed;
+};
+
+/* The results, once for both outputs. */
+static void report(const struct result *r, bool json)
+{
+	const struct bench_samples *lat = r->lat;
+	const struct bench_metric m[] = {
+		BENCH_M_INT("message_threads", NULL, r->nmsg),
+		BENCH_M_INT("workers", NULL, r->nwork),
+		BENCH_M_NUM("work_us", NULL, r->work_us, 3),
+		BENCH_M_NUM("interval_us", NULL, r->interval_us, 3),
+		BENCH_M_INT("hogs", NULL, r->hogs),
+		BENCH_M_INT("forkers", NULL, r->forkers),
+		BENCH_M_INT("samples", "wakeups", lat->count),
+		BENCH_M_NUM("lat_p50_us", "latency p50 (us)",
+			    bench_samples_pct_us(lat, 50), 3),
+		BENCH_M_NUM("lat_p90_us", "latency p90 (us)",
+			    bench_samples_pct_us(lat, 90), 3),
+		BENCH_M_NUM("lat_p99_us", "latency p99 (us)",
+			    bench_samples_pct_us(lat, 99), 3),
+		BENCH_M_NUM("lat_p999_us", "latency p99.9 (us)",
+			    bench_samples_pct_us(lat, 99.9), 3),
+		BENCH_M_NUM("lat_max_us", "latency max (us)", lat->max / 1e3, 3),
+		BENCH_M_NUM("run_delay_per_switch_us",
+			    "run delay per switch (us)", r->per_switch, 3),
+		BENCH_M_CDF("lat_cdf_us", lat),
+		BENCH_M_NUM("duration_s", NULL, r->elapsed, 3),
+	};
+
+	if (!json)
+		printf("%s: %ld message threads x %ld workers, work %.0f us, "
+		       "interval %.0f us, %ld hogs, %ld forkers, %.2f s\n",
+		       TOOL, r->nmsg, r->nwork, r->work_us, r->interval_us,
+		       r->hogs, r->forkers, r->elapsed);
+	bench_print_metrics(TOOL, m, BENCH_ARRAY_SIZE(m), json);
+}
+
 int main(int argc, char **argv)
 {
 	long nmsg = 2, nwork = 4, hogs = 0, forkers = 0;
@@ -158,10 +201,11 @@ int main(int argc, char **argv)
 	};
 	struct bench_samples lat = { 0 };
 	struct bench_load load;
+	struct result r;
 	struct worker *workers;
 	struct msg *msgs;
 	uint64_t delay = 0, slices = 0;
-	double elapsed, per_switch = NAN, p[5];
+	double elapsed, per_switch = NAN;
 	int i, k;
 
 	bench_parse_options(TOOL, about, opts, BENCH_ARRAY_SIZE(opts),
@@ -211,49 +255,12 @@ int main(int argc, char **argv)
 	if (st_ok && slices)
 		per_switch = (double)delay / (double)slices / 1e3;
 	bench_sort_u64(lat.v, lat.n);
-	p[0] = bench_samples_pct_us(&lat, 50);
-	p[1] = bench_samples_pct_us(&lat, 90);
-	p[2] = bench_samples_pct_us(&lat, 99);
-	p[3] = bench_samples_pct_us(&lat, 99.9);
-	p[4] = lat.max / 1e3;
-
-	if (json) {
-		struct bench_json j;
-
-		bench_json_begin(&j, TOOL);
-		bench_json_int(&j, "message_threads", nmsg);
-		bench_json_int(&j, "workers", nwork);
-		bench_json_num(&j, "work_us", work_us, 3);
-		bench_json_num(&j, "interval_us", interval_us, 3);
-		bench_json_int(&j, "hogs", hogs);
-		bench_json_int(&j, "forkers", forkers);
-		bench_json_int(&j, "samples", lat.count);
-		bench_json_num(&j, "lat_p50_us", p[0], 3);
-		bench_json_num(&j, "lat_p90_us", p[1], 3);
-		bench_json_num(&j, "lat_p99_us", p[2], 3);
-		bench_json_num(&j, "lat_p999_us", p[3], 3);
-		bench_json_num(&j, "lat_max_us", p[4], 3);
-		bench_json_num(&j, "run_delay_per_switch_us", per_switch, 3);
-		bench_json_num(&j, "duration_s", elapsed, 3);
-		bench_json_end(&j);
-	} else {
-		printf("%s: %ld message threads x %ld workers, work %.0f us, "
-		       "interval %.0f us, %ld hogs, %ld forkers, %.2f s\n",
-		       TOOL, nmsg, nwork, work_us, interval_us, hogs, forkers,
-		       elapsed);
-		bench_row_uint("wakeups", lat.count);
-		bench_row_num("latency p50 (us)", p[0], 3);
-		bench_row_num("latency p90 (us)", p[1], 3);
-		bench_row_num("latency p99 (us)", p[2], 3);
-		bench_row_num("latency p99.9 (us)", p[3], 3);
-		bench_row_num("latency max (us)", p[4], 3);
-		if (!isnan(per_switch))
-			bench_row_num("run delay per switch (us)",
-				      per_switch, 3);
-		else
-			bench_row_str("run delay per switch (us)",
-				      "n/a (no schedstat)");
-	}
+	r = (struct result){
+		.nmsg = nmsg, .nwork = nwork, .work_us = work_us,
+		.interval_us = interval_us, .hogs = hogs, .forkers = forkers,
+		.lat = &lat, .per_switch = per_switch, .elapsed = elapsed,
+	};
+	report(&r, json);
 	bench_samples_free(&lat);
 	free(workers);
 	free(msgs);
