@@ -40,10 +40,13 @@ sleep 1
 
 dmesg -C
 bad=0
+start=$SECONDS
 for i in $(seq "$rounds"); do
 	modprobe -r sliceext || { bad=$i; break; }
 	modprobe sliceext || { bad=$i; break; }
 	sleep 0.05
+	# Progress, so a run cut short by the time limit shows its rate.
+	[ $((i % 10)) -ne 0 ] || echo "# round $i/$rounds after $((SECONDS - start)) s"
 done
 modprobe -r sliceext
 check_eq "$rounds unload/load rounds under load" 0 "$bad"
