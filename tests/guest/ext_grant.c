@@ -12,27 +12,12 @@
  * caller to compare with ext/stats, and for expire the time from seeing a
  * grant to losing the CPU. Exit status 0 unless a syscall failed.
  */
-#define _GNU_SOURCE
-#include <errno.h>
-#include <pthread.h>
-#include <sched.h>
+#include "test_util.h"
+#include "requester.h"
+
 #include <signal.h>
-#include <stdbool.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/prctl.h>
 #include <sys/rseq.h>
-#include <sys/syscall.h>
-#include <time.h>
-#include <unistd.h>
-#include <linux/rseq.h>
 
-/* Long enough to be a gap in a spin loop, short against a tick. */
-#define GAP_NS		20000
-
-static volatile bool stop;
 static volatile sig_atomic_t report;
 
 /* SIGUSR1: print this thread's slice_ctrl and status bits (unload test). */
@@ -41,57 +26,17 @@ static void on_usr1(int sig)
 	report = 1;
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
-static void pin_cpu0(void)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(0, &set);
-	if (sched_setaffinity(0, sizeof(set), &set)) {
-		perror("sched_setaffinity");
-		exit(2);
-	}
-}
-
-static void *noise(void *arg)
-{
-	struct timespec ts = { 0, 30000 };
-
-	pin_cpu0();
-	prctl(PR_SET_TIMERSLACK, 1);
-	while (!stop)
-		nanosleep(&ts, NULL);
-	return NULL;
-}
-
 static struct rseq *area(void)
 {
 	return (struct rseq *)((char *)__builtin_thread_pointer() +
 			       __rseq_offset);
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 int main(int argc, char **argv)
 {
-	enum { YIELD, ABORT, EXPIRE } mode;
-	uint64_t windows = 0, seen = 0, yields = 0, yield_zero = 0, left = 0;
-	uint64_t end, t, last, granted_at = 0, *lost = NULL;
-	size_t nlost = 0;
+	struct requester r = { .max_lost = 1 << 20 };
 	volatile struct rseq *rs;
+	uint64_t end, t;
 	pthread_t th;
 	double secs;
 
@@ -100,11 +45,11 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (!strcmp(argv[1], "yield"))
-		mode = YIELD;
+		r.leave = LEAVE_YIELD;
 	else if (!strcmp(argv[1], "abort"))
-		mode = ABORT;
+		r.leave = LEAVE_ABORT;
 	else if (!strcmp(argv[1], "expire"))
-		mode = EXPIRE;
+		r.leave = LEAVE_EXPIRE;
 	else
 		return 2;
 	secs = atof(argv[2]);
@@ -114,95 +59,54 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	rs = area();
-	if (prctl(PR_RSEQ_SLICE_EXTENSION, PR_RSEQ_SLICE_EXTENSION_SET,
-		  PR_RSEQ_SLICE_EXT_ENABLE, 0, 0)) {
+	if (slice_prctl(PR_RSEQ_SLICE_EXTENSION_SET, PR_RSEQ_SLICE_EXT_ENABLE)) {
 		perror("prctl(PR_RSEQ_SLICE_EXTENSION)");
 		return 1;
 	}
-	lost = calloc(1 << 20, sizeof(*lost));
+	r.lost = calloc(r.max_lost, sizeof(*r.lost));
+	if (!r.lost)
+		return 1;
 
-	pin_cpu0();
-	if (pthread_create(&th, NULL, noise, NULL))
+	if (pin_cpu(0)) {
+		perror("sched_setaffinity");
+		return 2;
+	}
+	if (pthread_create(&th, NULL, requester_noise, NULL))
 		return 1;
 
 	end = now_ns() + secs * 1e9;
-	last = now_ns();
+	r.last = now_ns();
 	signal(SIGUSR1, on_usr1);
 	while ((t = now_ns()) < end) {
 		if (report) {
 			report = 0;
 			printf("state request=%u granted=%u status=%#x\n",
 			       rs->slice_ctrl.request, rs->slice_ctrl.granted,
-			       rs->flags & (RSEQ_CS_FLAG_SLICE_EXT_AVAILABLE |
-					    RSEQ_CS_FLAG_SLICE_EXT_ENABLED));
+			       rs->flags & SLICE_STATUS_BITS);
 			fflush(stdout);
-			last = now_ns();
+			r.last = now_ns();
 			continue;
 		}
-		if (mode == EXPIRE) {
-			/* Never leave: keep a request up, note each grant. */
-			if (t - last > GAP_NS && granted_at) {
-				if (nlost < (1 << 20))
-					lost[nlost++] = last - granted_at;
-				granted_at = 0;
-			}
-			last = t;
-			if (rs->slice_ctrl.granted) {
-				if (!granted_at) {
-					granted_at = t;
-					seen++;
-				}
-			} else if (!rs->slice_ctrl.request) {
-				rs->slice_ctrl.request = 1;
-				windows++;
-			}
-			continue;
-		}
-
-		windows++;
-		rs->slice_ctrl.request = 1;
-		__atomic_signal_fence(__ATOMIC_SEQ_CST);
-		while (now_ns() - t < 3000 && !rs->slice_ctrl.granted)
-			;
-		__atomic_signal_fence(__ATOMIC_SEQ_CST);
-		rs->slice_ctrl.request = 0;
-		__atomic_signal_fence(__ATOMIC_SEQ_CST);
-		if (!rs->slice_ctrl.granted)
-			continue;
-		seen++;
-		if (mode == ABORT) {
-			getppid();
-			if (rs->slice_ctrl.granted)
-				left++;	/* must be 0: cleared on the way out */
-		} else if (syscall(__NR_rseq_slice_yield) == 1) {
-			yields++;
-		} else {
-			yield_zero++;
-		}
+		requester_step(rs, &r, t);
 	}
-	/* Leave the last window properly: the calls below are syscalls. */
-	rs->slice_ctrl.request = 0;
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	if (rs->slice_ctrl.granted && syscall(__NR_rseq_slice_yield) == 1)
-		yields++;
-	stop = true;
+	requester_finish(rs, &r);
+	requester_noise_stop = true;
 	pthread_join(th, NULL);
 
-	printf("windows %llu\n", (unsigned long long)windows);
-	printf("grants_seen %llu\n", (unsigned long long)seen);
-	printf("yields %llu\n", (unsigned long long)yields);
-	printf("yield_returned_0 %llu\n", (unsigned long long)yield_zero);
-	printf("granted_after_syscall %llu\n", (unsigned long long)left);
+	printf("windows %llu\n", (unsigned long long)r.windows);
+	printf("grants_seen %llu\n", (unsigned long long)r.seen);
+	printf("yields %llu\n", (unsigned long long)r.yields);
+	printf("yield_returned_0 %llu\n", (unsigned long long)r.yield_zero);
+	printf("granted_after_syscall %llu\n", (unsigned long long)r.left);
 	printf("outside_grant_yield %ld\n", syscall(__NR_rseq_slice_yield));
-	if (nlost) {
-		qsort(lost, nlost, sizeof(*lost), cmp_u64);
-		printf("expiries_measured %zu\n", nlost);
+	if (r.nlost) {
+		printf("expiries_measured %zu\n", r.nlost);
 		printf("grant_to_preempt_p50_ns %llu\n",
-		       (unsigned long long)lost[nlost / 2]);
+		       (unsigned long long)requester_lost_pct(&r, 50));
 		printf("grant_to_preempt_p99_ns %llu\n",
-		       (unsigned long long)lost[nlost * 99 / 100]);
+		       (unsigned long long)requester_lost_pct(&r, 99));
 		printf("grant_to_preempt_max_ns %llu\n",
-		       (unsigned long long)lost[nlost - 1]);
+		       (unsigned long long)requester_lost_pct(&r, 100));
 	}
 	return 0;
 }
