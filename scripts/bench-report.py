@@ -35,7 +35,7 @@ PARTS = {
     "lock": ("a) lock table", [
         ("ops_per_s", "ops/s ↑", False),
         ("wait_p99_us", "wait p99 µs ↓", False),
-        ("holder_preempted_frac", "holder preempted frac ↓", False),
+        ("holder_stalled_frac", "holder stalled frac ↓", False),
         ("granted", "grants", True),
         ("yields", "yields in a grant", True),
     ], "wait_cdf_us"),

@@ -129,12 +129,12 @@ run_json() {
 
 lt_keys="tool clients hogs cs_us outside_us ext ext_available rseq_area
 	rseq_len duration_s ops_per_s wait_p50_us wait_p99_us wait_max_us
-	holder_preempted holder_preempted_frac granted denied calib_iters
+	holder_stalled holder_stalled_frac granted denied calib_iters
 	wait_cdf_us"
 lt_sane=('d["tool"] == "lock_table"' 'd["ops_per_s"] > 0'
 	'd["clients"] >= 1' 'd["calib_iters"] >= 1' 'd["duration_s"] > 0'
 	'0 <= d["wait_p50_us"] <= d["wait_p99_us"] <= d["wait_max_us"]'
-	'0 <= d["holder_preempted"]' '0 <= d["holder_preempted_frac"] <= 1'
+	'0 <= d["holder_stalled"]' '0 <= d["holder_stalled_frac"] <= 1'
 	'd["granted"] is None or d["granted"] >= 0'
 	'd["denied"] is None or d["denied"] >= 0'
 	'[p for p, _ in d["wait_cdf_us"]] == sorted(p for p, _ in d["wait_cdf_us"])'
