@@ -277,12 +277,24 @@ lock_argv() {
 		--outside-us "$lock_out_us" "${ext[@]}")
 }
 
-# lock_run ID REPEAT CLIENT-PREFIX HOG-PREFIX EXT-FLAG
+# The mutex rows: the same clients on a pthread mutex, as a program that
+# was never changed, under glibc's own rseq registration (which the
+# preload library uses), with LD_PRELOAD=LIBRARY or without.
+mutex_argv() {	# [LIBRARY]
+	lock_argv=(env ${1:+LD_PRELOAD=$1} "$bin/lock_table" --lock mutex
+		--clients "$lock_clients" --cs-us "$lock_cs_us"
+		--outside-us "$lock_out_us")
+}
+
+# lock_run ID REPEAT CLIENT-PREFIX HOG-PREFIX EXT-FLAG; lock_argv made
+# by the caller when CLIENT-PREFIX is "-". Rows placed "-" run alone.
 lock_run() {
 	local id=$1 r=$2 hpre
 	read -ra hpre <<<"$4"
-	lock_argv "$3" "$5"
-	start_load "${place[lock/$id]}" "${hpre[@]}" -- --hogs "$lock_hogs"
+	[ "$3" = - ] || lock_argv "$3" "$5"
+	if [ "${place[lock/$id]}" != - ]; then
+		start_load "${place[lock/$id]}" "${hpre[@]}" -- --hogs "$lock_hogs"
+	fi
 	run_tool lock "$id" "$r" "${lock_argv[@]}"
 	stop_load
 }
@@ -297,7 +309,7 @@ ext_missing() {
 }
 
 part_lock() {
-	local why ewhy r id
+	local why ewhy pwhy r id
 	echo "== a) lock table: $lock_clients clients ($lock_cs_us µs inside," \
 		"$lock_out_us µs outside the lock), $lock_hogs hogs, $ncpu CPUs; burst off"
 	if why=$(tool_missing lock_table load); then
@@ -305,6 +317,9 @@ part_lock() {
 		return
 	fi
 	ewhy=$(ext_missing)
+	pwhy=
+	[ -f "$bin/libsliceext-preload.so" ] ||
+		pwhy="tools/preload/libsliceext-preload.so not built"
 	# Round-robin over the rows, so drift over the boot hits them alike.
 	for r in $(seq 1 "$repeat"); do
 		knob burst/enabled 0
@@ -324,6 +339,21 @@ part_lock() {
 			nice_0) lock_run "$id" "$r" "nice -n -20" "" "" ;;
 			nice_19) lock_run "$id" "$r" "nice -n -20" "nice -n 19" "" ;;
 			batch) lock_run "$id" "$r" "chrt -b 0" "" "" ;;
+			mutex_off|mutex_alone)
+				mutex_argv
+				lock_run "$id" "$r" - "" "" ;;
+			mutex_lib_*|mutex_alone_lib)
+				if [ -n "$ewhy" ] || [ -n "$pwhy" ]; then
+					[ "$r" = 1 ] && skip lock "$id" "${ewhy:-$pwhy}"
+					continue
+				fi
+				case $id in
+				mutex_lib_5) slice_ns 5000 ;;
+				*) slice_ns 50000 ;;
+				esac
+				mutex_argv "$bin/libsliceext-preload.so"
+				lock_run "$id" "$r" - "" ""
+				slice_ns 5000 ;;
 			*) skip lock "$id" "bench-guest.sh does not know this point" ;;
 			esac
 		done

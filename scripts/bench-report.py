@@ -222,7 +222,9 @@ def part_desc(res, part):
     if part == "lock":
         return ("GLIBC_TUNABLES=glibc.pthread.rseq=0 lock_table --clients %d "
                 "--cs-us %s --outside-us %s [--ext], %d hogs (load --hogs) in "
-                "the clients' session, burst off" % (
+                "the clients' session, burst off; pthread mutex rows: "
+                "lock_table --lock mutex under glibc's rseq area, "
+                "LD_PRELOAD=libsliceext-preload.so or not" % (
                     b["lock_clients"], b.get("lock_cs_us", 5),
                     b.get("lock_outside_us", 20), b["lock_hogs"]))
     if part == "latency":

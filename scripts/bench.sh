@@ -136,6 +136,10 @@ if [ -z "$bin" ]; then
 	elif ! make -s -C "$top/tools/bench" O="$bin" >&2; then
 		log "warning: tools/bench did not build; missing tools are skipped"
 	fi
+	# The lock table's mutex rows run under the LD_PRELOAD library.
+	if ! make -s -C "$top/tools/preload" O="$bin" >&2; then
+		log "warning: tools/preload did not build; its rows are skipped"
+	fi
 fi
 
 # run_vm LABEL KERNEL_DIR MODE PARTS NPOINTS [--ko PATH]: one boot. Its
@@ -172,10 +176,10 @@ run_vm() {
 }
 
 ko=(--ko "$work/mod/sliceext.ko")
-# Points per boot, for the timeouts: 9 lock (3 of them histograms), 8
+# Points per boot, for the timeouts: 14 lock (3 of them histograms), 8
 # latency, 4 compute rows at most.
 [ -z "$main_parts" ] ||
-	run_vm "$flavour" "$kdir" $mode "$main_parts" 21 "${ko[@]}"
+	run_vm "$flavour" "$kdir" $mode "$main_parts" 26 "${ko[@]}"
 [ -z "$mkdir" ] || run_vm mainline "$mkdir" $mode lock 5
 if has_part overhead; then
 	run_vm "$flavour" "$kdir" icount overhead 3 "${ko[@]}"

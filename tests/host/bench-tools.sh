@@ -82,6 +82,8 @@ usage_error lock_table --clients 2x --duration 0.3
 usage_error lock_table --cs-us 0 --duration 0.3
 usage_error lock_table --outside-us -1 --duration 0.3
 usage_error lock_table --hogs -1 --duration 0.3
+usage_error lock_table --lock rwlock --duration 0.3
+usage_error lock_table --lock --duration 0.3
 usage_error wakeup_lat --work-us abc --duration 0.3
 usage_error wakeup_lat --workers 0 --duration 0.3
 usage_error wakeup_lat --message-threads 0 --duration 0.3
@@ -127,7 +129,7 @@ run_json() {
 		sh -c "'$py' -c 'import json,sys; json.load(sys.stdin)' < '$d/$name.json'"
 }
 
-lt_keys="tool clients hogs cs_us outside_us ext ext_available rseq_area
+lt_keys="tool clients hogs cs_us outside_us lock ext ext_available rseq_area
 	rseq_len duration_s ops_per_s wait_p50_us wait_p99_us wait_max_us
 	holder_stalled holder_stalled_frac granted denied calib_iters
 	wait_cdf_us"
@@ -145,7 +147,15 @@ run_json lock_table lock_table --duration 0.5
 check "lock_table: documented keys, sane values" json_ok "$d/lock_table.json" \
 	"$lt_keys" "${lt_sane[@]}" 'd["ext"] is False' 'd["cs_us"] == 5' \
 	'd["outside_us"] == 20' 'd["rseq_area"] == "glibc"' \
-	'd["rseq_len"] is None'
+	'd["rseq_len"] is None' 'd["lock"] == "spin"'
+
+# --lock mutex: the same table under a pthread mutex; the table's sum,
+# checked by the tool, proves the mutex excluded.
+run_json lock_table-mutex lock_table --lock mutex --clients 3 --cs-us 2 \
+	--outside-us 2 --duration 0.3
+check "lock_table --lock mutex: documented keys, sane values" \
+	json_ok "$d/lock_table-mutex.json" "$lt_keys" "${lt_sane[@]}" \
+	'd["lock"] == "mutex"' 'd["clients"] == 3'
 
 # Without glibc's registration each client registers its own area, as
 # large as AT_RSEQ_FEATURE_SIZE asks, and at least the original 32 bytes.

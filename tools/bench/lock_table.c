@@ -14,6 +14,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +64,15 @@
 
 static uint64_t table[TABLE_SLOTS] __attribute__((aligned(64)));
 static int lock_word __attribute__((aligned(64)));
+static pthread_mutex_t lock_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+/*
+ * --lock: the spinlock below, or a default pthread mutex, which is what
+ * an unmodified program takes and what libsliceext-preload.so wraps.
+ */
+enum lock_kind { LOCK_SPIN, LOCK_MUTEX };
+static const char *const lock_names[] = { "spin", "mutex", NULL };
+static int lock_kind = LOCK_SPIN;
 static struct bench_run run;	/* its stop flag on a line of its own */
 
 static uint64_t cs_iters;	/* table updates per critical section */
@@ -83,10 +93,11 @@ struct client {
 
 /* --help: what the tool does, before the options. */
 static const char about[] =
-"Threads take a user-space spinlock guarding a shared table, update the\n"
-"table for --cs-us, release it and work --outside-us elsewhere. Reports\n"
-"critical sections per second, lock-wait percentiles and how often the\n"
-"lock holder stalled (held the lock over 200 us: it lost its CPU).\n";
+"Threads take a lock (a user-space spinlock, or a pthread mutex with\n"
+"--lock mutex) guarding a shared table, update the table for --cs-us,\n"
+"release it and work --outside-us elsewhere. Reports critical sections\n"
+"per second, lock-wait percentiles and how often the lock holder stalled\n"
+"(held the lock over 200 us: it lost its CPU).\n";
 
 /*
  * One "table update": an LCG picks a slot and increments it. Fixed work
@@ -117,6 +128,10 @@ static void lock_acquire(void)
 {
 	unsigned int tries = 0;
 
+	if (lock_kind == LOCK_MUTEX) {
+		pthread_mutex_lock(&lock_mutex);
+		return;
+	}
 	for (;;) {
 		if (!__atomic_load_n(&lock_word, __ATOMIC_RELAXED) &&
 		    !__atomic_exchange_n(&lock_word, 1, __ATOMIC_ACQUIRE))
@@ -131,6 +146,10 @@ static void lock_acquire(void)
 
 static void lock_release(void)
 {
+	if (lock_kind == LOCK_MUTEX) {
+		pthread_mutex_unlock(&lock_mutex);
+		return;
+	}
 	__atomic_store_n(&lock_word, 0, __ATOMIC_RELEASE);
 }
 
@@ -370,6 +389,7 @@ static void report(const struct result *r, bool json)
 		BENCH_M_INT("hogs", NULL, r->hogs),
 		BENCH_M_NUM("cs_us", NULL, r->cs_us, 3),
 		BENCH_M_NUM("outside_us", NULL, r->outside_us, 3),
+		BENCH_M_STR("lock", NULL, lock_names[lock_kind]),
 		BENCH_M_BOOL("ext", NULL, r->ext),
 		BENCH_M_BOOL("ext_available", NULL, r->ext_available),
 		BENCH_M_STR("rseq_area", NULL, area),
@@ -440,6 +460,10 @@ int main(int argc, char **argv)
 			   "ask for a time slice extension around each critical\n"
 			   "section (rseq slice_ctrl, Linux 7.0 ABI); without\n"
 			   "kernel support the run goes on without requests"),
+		BENCH_CHOICE("lock", "KIND", &lock_kind, lock_names,
+			     "spin (default): a test-and-test-and-set spinlock;\n"
+			     "mutex: a default pthread_mutex_t, as an unmodified\n"
+			     "program takes it (see tools/preload)"),
 		BENCH_LONG("hogs", "M", &hogs, 0, 4096,
 			   "also run M CPU-hog processes during the run (default 0)"),
 		BENCH_OPT_DURATION(&duration),
