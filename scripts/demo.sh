@@ -32,6 +32,9 @@ gcc -O2 -Wall -pthread -I "$top/uapi" -o "$work/ext_grant" \
 if [ -f "$top/tools/bench/Makefile" ]; then
 	make -s -C "$top/tools/bench" O="$work/bench" ||
 		echo "demo: tools/bench did not build; its benchmark rows are skipped"
+	# The lock table's mutex rows run under the LD_PRELOAD library.
+	make -s -C "$top/tools/preload" O="$work/bench" ||
+		echo "demo: tools/preload did not build; its rows are skipped"
 fi
 
 echo "demo: booting $KVER under QEMU (TCG)"
