@@ -47,14 +47,26 @@ while time.time() < end:
 PY
 sleeper=$!
 sleep 1
-nonzero=0
+# A sample counts only if the task slept throughout the read: asleep
+# before and after, and no voluntary switch in between (it may wake, run
+# its 3 ms and sleep again between two reads).
+asleep() {	# PID: "S <voluntary switches>"
+	awk '$1 == "State:" { s = $2 } $1 == "voluntary_ctxt_switches:" { v = $2 }
+	     END { print s, v }' /proc/$1/status
+}
+nonzero=0 samples=0
 for i in $(seq 20); do
-	state=$(awk '{ print $3 }' /proc/$sleeper/stat)
+	s0=$(asleep $sleeper)
 	b=$(burst_field $sleeper burst_ns)
-	[ "$state" = S ] && [ "${b:-0}" != 0 ] && nonzero=$((nonzero + 1))
+	s1=$(asleep $sleeper)
+	if [ "${s0%% *}" = S ] && [ "$s0" = "$s1" ]; then
+		samples=$((samples + 1))
+		[ "${b:-0}" != 0 ] && nonzero=$((nonzero + 1))
+	fi
 	sleep 0.13
 done
 kill $sleeper 2>/dev/null; wait $sleeper 2>/dev/null
+check "the sleeper was seen asleep ($samples of 20 samples)" test "$samples" -ge 10
 check_eq "asleep, a task's burst_ns is 0 (its runtime was committed first)" 0 "$nonzero"
 
 # A chain of 1000 single-child processes, 200 forks at its bottom.
