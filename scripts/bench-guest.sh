@@ -342,15 +342,12 @@ part_lock() {
 			mutex_off|mutex_alone)
 				mutex_argv
 				lock_run "$id" "$r" - "" "" ;;
-			mutex_lib_*|mutex_alone_lib)
+			mutex_lib_*|mutex_alone_lib_*)
 				if [ -n "$ewhy" ] || [ -n "$pwhy" ]; then
 					[ "$r" = 1 ] && skip lock "$id" "${ewhy:-$pwhy}"
 					continue
 				fi
-				case $id in
-				mutex_lib_5) slice_ns 5000 ;;
-				*) slice_ns 50000 ;;
-				esac
+				slice_ns $(( ${id##*_} * 1000 ))
 				mutex_argv "$bin/libsliceext-preload.so"
 				lock_run "$id" "$r" - "" ""
 				slice_ns 5000 ;;
