@@ -136,7 +136,14 @@ int sliceext_prio_offset(struct task_struct *p)
 
 void sliceext_burst_account(struct task_struct *p, u64 delta_exec)
 {
-	if (!burst_active(p))
+	/*
+	 * A task whose sleep was delayed (DELAY_DEQUEUE) stays queued and
+	 * current until the switch, and its runtime up to there is committed
+	 * after sliceext_burst_restart() ended its burst: it belongs to that
+	 * burst, not to the next one, which would start the next wakeup with
+	 * a debt.
+	 */
+	if (!burst_active(p) || p->se.sched_delayed)
 		return;
 
 	burst_of(p)->burst_ns += delta_exec;
