@@ -137,13 +137,15 @@ int sliceext_prio_offset(struct task_struct *p)
 void sliceext_burst_account(struct task_struct *p, u64 delta_exec)
 {
 	/*
-	 * A task whose sleep was delayed (DELAY_DEQUEUE) stays queued and
-	 * current until the switch, and its runtime up to there is committed
-	 * after sliceext_burst_restart() ended its burst: it belongs to that
-	 * burst, not to the next one, which would start the next wakeup with
-	 * a debt.
+	 * A task that went to sleep stays its cfs_rq's current entity until
+	 * the switch: queued if its dequeue was delayed (DELAY_DEQUEUE),
+	 * dequeued otherwise, and then any update_curr() on that cfs_rq (an
+	 * enqueue while newidle balancing has dropped the rq lock) still
+	 * charges it. That runtime is committed after
+	 * sliceext_burst_restart() ended the burst: it belongs to that burst,
+	 * not to the next one, which would start the next wakeup with a debt.
 	 */
-	if (!burst_active(p) || p->se.sched_delayed)
+	if (!burst_active(p) || !p->se.on_rq || p->se.sched_delayed)
 		return;
 
 	burst_of(p)->burst_ns += delta_exec;

@@ -37,9 +37,10 @@ check_eq "under churn, every weight matches its score" "" "$stale"
 
 # A task that runs 3 ms and then sleeps: asleep, its burst is 0. It
 # sleeps on a pipe only this script writes to, so it cannot wake between
-# a sample's reads, however slow the guest runs. No hogs: the runtime a
-# delayed dequeue (DELAY_DEQUEUE) committed after the burst ended showed
-# in about 1 sample in 10 where its CPU went idle, and in none beside hogs.
+# a sample's reads, however slow the guest runs. No hogs: runtime charged
+# between the burst's end and the switch (a delayed dequeue's, an enqueue
+# during newidle balancing) showed in 1 to 3 samples of 50 where the CPU
+# went idle after the sleep, and in none beside hogs.
 fifo=$(mktemp -u)
 mkfifo "$fifo"
 /usr/bin/python3 - "$fifo" <<'PY' &
