@@ -308,8 +308,22 @@ ext_missing() {
 	fi
 }
 
+# The scheduler feature that ends a fair slice on time: 7.x turns HRTICK
+# on by default, 6.12 leaves it off and ends slices at the next tick. The
+# hrtick_* and ml_nohrtick_* lock rows run each kernel with the other's
+# setting; every other row runs with the kernel's own.
+sched_features=/sys/kernel/debug/sched/features
+hrtick_default() {
+	grep -ow 'NO_HRTICK\|HRTICK' "$sched_features" 2>/dev/null
+}
+
+sched_feat() {	# NAME: write it to the scheduler's features
+	echo "$1" > "$sched_features" ||
+		echo "  warning: could not write $1 to $sched_features"
+}
+
 part_lock() {
-	local why ewhy pwhy r id
+	local why ewhy pwhy r id hrtick
 	echo "== a) lock table: $lock_clients clients ($lock_cs_us µs inside," \
 		"$lock_out_us µs outside the lock), $lock_hogs hogs, $ncpu CPUs; burst off"
 	if why=$(tool_missing lock_table load); then
@@ -320,13 +334,22 @@ part_lock() {
 	pwhy=
 	[ -f "$bin/libsliceext-preload.so" ] ||
 		pwhy="tools/preload/libsliceext-preload.so not built"
+	hrtick=$(hrtick_default)
 	# Round-robin over the rows, so drift over the boot hits them alike.
 	for r in $(seq 1 "$repeat"); do
 		knob burst/enabled 0
 		knob ext/enabled 1
 		slice_ns 5000
 		for id in $(points lock); do
+			[ -z "$hrtick" ] || sched_feat "$hrtick"
 			case $id in
+			hrtick_*|ml_nohrtick_*)
+				if [ -z "$hrtick" ]; then
+					[ "$r" = 1 ] && skip lock "$id" "no $sched_features"
+					continue
+				fi ;;&
+			hrtick_*) sched_feat HRTICK ;;&
+			ml_nohrtick_*) sched_feat NO_HRTICK ;;&
 			*on_5|*on_50)
 				if [ -n "$ewhy" ]; then
 					[ "$r" = 1 ] && skip lock "$id" "$ewhy"
@@ -335,7 +358,8 @@ part_lock() {
 				slice_ns $(( ${id##*_} * 1000 ))
 				lock_run "$id" "$r" "" "" --ext
 				slice_ns 5000 ;;
-			ext_off|ml_off) lock_run "$id" "$r" "" "" "" ;;
+			ext_off|ml_off|hrtick_off|ml_nohrtick_off)
+				lock_run "$id" "$r" "" "" "" ;;
 			nice_0) lock_run "$id" "$r" "nice -n -20" "" "" ;;
 			nice_19) lock_run "$id" "$r" "nice -n -20" "nice -n 19" "" ;;
 			batch) lock_run "$id" "$r" "chrt -b 0" "" "" ;;
@@ -355,6 +379,7 @@ part_lock() {
 			esac
 		done
 	done
+	[ -z "$hrtick" ] || sched_feat "$hrtick"
 	part_hist "$ewhy"
 }
 
