@@ -201,7 +201,15 @@ TEST_F(burst, hog_score_follows_formula)
 	ASSERT_GE(l.score, predicted(500 * MSEC));
 }
 
-/* A task that sleeps every millisecond never builds a burst. */
+/*
+ * A task that sleeps every millisecond never builds a burst score. Its
+ * penalty may not stay exactly 0 under TCG: a host that stalls the vCPU
+ * for more than 2^24 ns between two of its sleeps makes a burst that
+ * long in guest time (seen once, penalty 172). Less than one score level
+ * (256) still fails a task whose sleeps stop restarting its burst: one
+ * burst passes 256 at 27 ms of runtime, which this task reaches in about
+ * 0.6 s of the 1 s sampled.
+ */
 TEST_F(burst, sleeper_stays_at_zero)
 {
 	struct burst_line l;
@@ -221,7 +229,7 @@ TEST_F(burst, sleeper_stays_at_zero)
 		TH_LOG("t=%dms burst=%lluus score=%u penalty=%u", (i + 1) * 100,
 		       l.burst_ns / 1000, l.score, l.penalty);
 		ASSERT_EQ(0, l.score);
-		ASSERT_EQ(0, l.penalty);
+		ASSERT_LT(l.penalty, 256);
 	}
 	reap(pid);
 }
