@@ -478,7 +478,7 @@ prefix_of() {
 }
 
 part_latency() {
-	local why bwhy r id cmd
+	local why bwhy r id cmd hrtick
 	echo "== b) wakeup latency under load: load --hogs $load_hogs" \
 		"--forkers $load_forkers in the background"
 	cmd=("$bin/wakeup_lat" --message-threads 2 --workers 4 --work-us 300
@@ -488,16 +488,27 @@ part_latency() {
 		return
 	fi
 	bwhy=$(knob_missing burst/enabled)
+	hrtick=$(hrtick_default)
 	for r in $(seq 1 "$repeat"); do
 		for id in $(points latency); do
+			[ -z "$hrtick" ] || sched_feat "$hrtick"
 			if [ "$(burst_of "$id")" = 1 ] && [ -n "$bwhy" ]; then
 				[ "$r" = 1 ] && skip latency "$id" "$bwhy"
 				continue
 			fi
+			case $id in
+			hrtick_*)
+				if [ -z "$hrtick" ]; then
+					[ "$r" = 1 ] && skip latency "$id" "no $sched_features"
+					continue
+				fi
+				sched_feat HRTICK ;;
+			esac
 			under_load latency "$id" "$r" "$(burst_of "$id")" \
 				"$(prefix_of "$id")" "${cmd[@]}"
 		done
 	done
+	[ -z "$hrtick" ] || sched_feat "$hrtick"
 	knob burst/enabled 0
 }
 
