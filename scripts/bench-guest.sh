@@ -322,6 +322,25 @@ sched_feat() {	# NAME: write it to the scheduler's features
 		echo "  warning: could not write $1 to $sched_features"
 }
 
+# hrtick_for PART ID REPEAT DEFAULT: before a row, HRTICK as the row asks
+# (hrtick_*: on, ml_nohrtick_*: off), DEFAULT (hrtick_default's) for any
+# other row. Fails, after a skip line, for an HRTICK row on a kernel
+# without the features file.
+hrtick_for() {
+	case $2 in
+	hrtick_*|ml_nohrtick_*) ;;
+	*) [ -z "$4" ] || sched_feat "$4"; return 0 ;;
+	esac
+	if [ -z "$4" ]; then
+		[ "$3" = 1 ] && skip "$1" "$2" "no $sched_features"
+		return 1
+	fi
+	case $2 in
+	hrtick_*) sched_feat HRTICK ;;
+	*) sched_feat NO_HRTICK ;;
+	esac
+}
+
 part_lock() {
 	local why ewhy pwhy r id hrtick
 	echo "== a) lock table: $lock_clients clients ($lock_cs_us µs inside," \
@@ -341,15 +360,8 @@ part_lock() {
 		knob ext/enabled 1
 		slice_ns 5000
 		for id in $(points lock); do
-			[ -z "$hrtick" ] || sched_feat "$hrtick"
+			hrtick_for lock "$id" "$r" "$hrtick" || continue
 			case $id in
-			hrtick_*|ml_nohrtick_*)
-				if [ -z "$hrtick" ]; then
-					[ "$r" = 1 ] && skip lock "$id" "no $sched_features"
-					continue
-				fi ;;&
-			hrtick_*) sched_feat HRTICK ;;&
-			ml_nohrtick_*) sched_feat NO_HRTICK ;;&
 			*on_5|*on_50)
 				if [ -n "$ewhy" ]; then
 					[ "$r" = 1 ] && skip lock "$id" "$ewhy"
@@ -491,19 +503,11 @@ part_latency() {
 	hrtick=$(hrtick_default)
 	for r in $(seq 1 "$repeat"); do
 		for id in $(points latency); do
-			[ -z "$hrtick" ] || sched_feat "$hrtick"
 			if [ "$(burst_of "$id")" = 1 ] && [ -n "$bwhy" ]; then
 				[ "$r" = 1 ] && skip latency "$id" "$bwhy"
 				continue
 			fi
-			case $id in
-			hrtick_*)
-				if [ -z "$hrtick" ]; then
-					[ "$r" = 1 ] && skip latency "$id" "no $sched_features"
-					continue
-				fi
-				sched_feat HRTICK ;;
-			esac
+			hrtick_for latency "$id" "$r" "$hrtick" || continue
 			under_load latency "$id" "$r" "$(burst_of "$id")" \
 				"$(prefix_of "$id")" "${cmd[@]}"
 		done
