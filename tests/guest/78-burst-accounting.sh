@@ -57,10 +57,12 @@ rm -f "$fifo"
 switches() {	# PID: voluntary context switches
 	awk '$1 == "voluntary_ctxt_switches:" { print $2 }' /proc/$1/status
 }
-# Ran its 3 ms after voluntary switch N and is asleep again.
+# Ran its 3 ms after voluntary switch N and is asleep again (one read of
+# the status, so state and count are of the same moment).
 slept_after() {	# PID N
-	[ "$(switches "$1")" -gt "$2" ] &&
-		[ "$(awk '$1 == "State:" { print $2 }' /proc/$1/status)" = S ]
+	awk -v n="$2" '$1 == "State:" { s = $2 }
+		$1 == "voluntary_ctxt_switches:" { v = $2 }
+		END { exit !(s == "S" && v > n) }' /proc/$1/status
 }
 nonzero=0 samples=0
 for i in $(seq 50); do
