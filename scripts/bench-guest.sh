@@ -310,8 +310,8 @@ ext_missing() {
 
 # The scheduler feature that ends a fair slice on time: 7.x turns HRTICK
 # on by default, 6.12 leaves it off and ends slices at the next tick. The
-# hrtick_* and ml_nohrtick_* lock rows run each kernel with the other's
-# setting; every other row runs with the kernel's own.
+# hrtick_* and ml_nohrtick_* rows (lock, latency, hist) run each kernel
+# with the other's setting; every other row runs with the kernel's own.
 sched_features=/sys/kernel/debug/sched/features
 hrtick_default() {
 	grep -ow 'NO_HRTICK\|HRTICK' "$sched_features" 2>/dev/null
@@ -422,7 +422,7 @@ hist_trace() {	# start | stop FILE
 # length: sliceext's ext/hist, or mainline's hrtimer events (tracing
 # costs time, so never during a measured row).
 part_hist() {	# WHY-NOT
-	local id tmp out rc
+	local id tmp out rc hrtick
 	[ -n "$(points hist)" ] || return 0
 	echo "== e) extension used per grant: one run per length, $duration s"
 	if [ -n "$1" ]; then
@@ -431,7 +431,9 @@ part_hist() {	# WHY-NOT
 	fi
 	tmp=$(mktemp -d)
 	knob burst/enabled 0
+	hrtick=$(hrtick_default)
 	for id in $(points hist); do
+		hrtick_for hist "$id" 1 "$hrtick" || continue
 		slice_ns $(( ${id##*_} * 1000 ))
 		lock_argv "" --ext
 		start_load "${place[hist/$id]}" -- --hogs "$lock_hogs"
@@ -459,6 +461,7 @@ part_hist() {	# WHY-NOT
 		record hist "$id" 1 "$out"
 		echo "  ${label[hist/$id]}: $out"
 	done
+	[ -z "$hrtick" ] || sched_feat "$hrtick"
 	slice_ns 5000
 	rm -rf "$tmp"
 }

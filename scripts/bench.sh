@@ -175,12 +175,20 @@ run_vm() {
 	esac
 }
 
+# npoints KERNEL PARTS: how many points a boot runs, for its timeout (the
+# lock part brings its histogram runs).
+npoints() {
+	awk -F '\t' -v k="$1" -v p=",$2," '
+		/^(#|$)/ { next }
+		$3 == k && (index(p, "," $1 ",") || ($1 == "hist" && index(p, ",lock,"))) { n++ }
+		END { print n + 0 }' "$top/scripts/bench-points"
+}
+
 ko=(--ko "$work/mod/sliceext.ko")
-# Points per boot, for the timeouts: 14 lock (3 of them histograms), 8
-# latency, 4 compute rows at most.
 [ -z "$main_parts" ] ||
-	run_vm "$flavour" "$kdir" $mode "$main_parts" 26 "${ko[@]}"
-[ -z "$mkdir" ] || run_vm mainline "$mkdir" $mode lock 5
+	run_vm "$flavour" "$kdir" $mode "$main_parts" \
+		"$(npoints sliceext "$main_parts")" "${ko[@]}"
+[ -z "$mkdir" ] || run_vm mainline "$mkdir" $mode lock "$(npoints mainline lock)"
 if has_part overhead; then
 	run_vm "$flavour" "$kdir" icount overhead 3 "${ko[@]}"
 	run_vm stock "$skdir" icount overhead 1
