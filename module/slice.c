@@ -199,6 +199,30 @@ static void slice_deny(struct task_struct *t, enum sliceext_deny_reason why)
 }
 
 /*
+ * Exit work, other than the reschedule, that denies a grant. As mainline,
+ * any, with one exception: 6.12's scheduler tick queues the mm_cid scan as
+ * task work on the running thread (task_tick_mm_cid(), once per 100 ms per
+ * process), and the tick that queues it is often the one that ends the
+ * slice. 7.x runs that scan from a workqueue, so it is no exit work there;
+ * here the exit loop runs it (a few instructions per CPU) inside the
+ * grant, whose timer bounds it like any other time in the grant.
+ */
+static unsigned long slice_other_work(struct task_struct *t,
+				      unsigned long work)
+{
+	work &= EXIT_TO_USER_MODE_WORK & ~_TIF_NEED_RESCHED;
+#ifdef CONFIG_SCHED_MM_CID
+	if (work == _TIF_NOTIFY_RESUME) {
+		struct callback_head *head = READ_ONCE(t->task_works);
+
+		if (head == &t->cid_work && !READ_ONCE(head->next))
+			work = 0;
+	}
+#endif
+	return work;
+}
+
+/*
  * Interrupt or exception return to user mode, interrupts off, before the
  * exit work loop: the only place a grant is made, as in mainline (never
  * on syscall return). User memory is accessed without faulting: the
@@ -233,7 +257,7 @@ void sliceext_irq_exit_to_user(struct pt_regs *regs)
 		slice_deny(t, SLICEEXT_DENY_DISABLED);
 		return;
 	}
-	if (work & (EXIT_TO_USER_MODE_WORK & ~_TIF_NEED_RESCHED)) {
+	if (slice_other_work(t, work)) {
 		slice_deny(t, SLICEEXT_DENY_EXIT_WORK);
 		return;
 	}
@@ -331,7 +355,8 @@ static int slice_write_back(struct task_struct *t, bool may_fault)
 	struct rseq __user *rseq = t->rseq;
 	u32 zero = 0, flags;
 
-	if (st->enabled || st->clear_user) {
+	/* Notify-resume runs for task work too: keep a live grant's byte. */
+	if ((st->enabled && !st->granted) || st->clear_user) {
 		if (may_fault ? put_user(zero, &rseq->slice_ctrl.all) :
 				copy_to_user_nofault(&rseq->slice_ctrl.all, &zero,
 						     sizeof(zero)))
