@@ -102,7 +102,7 @@ class Point:
         self.part, self.name = part, name
         self.values = {}        # metric -> [values]
         self.kernels = []
-        self.runs = set()       # (kernel, repeat) with a result
+        self.nruns = 0          # runs with a result, over every boot
         self.errors = []
         self.skipped = []       # (what, why)
         self.raw = []
@@ -117,7 +117,7 @@ class Point:
         if "error" in rec:
             self.errors.append(rec["error"])
             return
-        self.runs.add((k, rec.get("repeat")))
+        self.nruns += 1
         self.raw.append(rec)
         for key, v in rec.items():
             if key not in TAGS and number(v):
@@ -285,7 +285,7 @@ def table(res):
                              if p.skipped else "FAILED: " + why,
                              "", "", "", ""))
                 continue
-            nruns = len(p.runs)
+            nruns = p.nruns
             runs = "%d/%d" % (nruns, nruns + len(p.errors))
             first = True
             for m, lab in shown:
@@ -593,12 +593,16 @@ def main():
         print("- Run: %s on %s (%s host CPUs), %s" % (
             host["date"], host.get("cpu", "?"), host.get("host_nproc", "?"),
             host.get("qemu", "?")))
+    # Results pooled from several boots alike: one line for them, counted.
+    lines = {}
     for b in boots:
-        print("- Boot: kernel `%s` (%s, %s), parts %s, %d run(s) of %d s "
-              "per point" % (b.get("uname"), b.get("kernel"),
-                             MODES.get(b.get("mode", "tcg"), b.get("mode")),
-                             b.get("parts"), b.get("repeat", 0),
-                             b.get("duration", 0)))
+        line = ("kernel `%s` (%s, %s), parts %s, %d run(s) of %d s per point"
+                % (b.get("uname"), b.get("kernel"),
+                   MODES.get(b.get("mode", "tcg"), b.get("mode")),
+                   b.get("parts"), b.get("repeat", 0), b.get("duration", 0)))
+        lines.setdefault(line, [0, b])[0] += 1
+    for line, (n, b) in lines.items():
+        print("- %s: %s" % ("Boot" if n == 1 else "%d boots" % n, line))
         if b.get("kernel") == "test":
             print("  - This is the **test kernel, with lockdep and other "
                   "debug options**: its numbers show the benchmarks run, "

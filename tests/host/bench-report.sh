@@ -149,6 +149,16 @@ else
 	skip "pictures" "no python3-matplotlib (scripts/deps.sh installs it)"
 fi
 
+# Two boots' results pooled: every run counts, each kind of boot is named once.
+sed -n '/"meta":"boot","kernel":"release"/,/"part":"hist"/p' "$t/r.jsonl" > "$t/boot2.jsonl"
+out=$("$py" "$top/scripts/bench-report.py" "$t/r.jsonl" "$t/boot2.jsonl" 2>&1)
+check "pooled boots: runs of both counted" \
+	grep -qE '\| ext off +\| ops/s ↑ +\| 100 +\| 100–100 +\| base +\| 4/4 ' <<<"$out"
+check "pooled boots: one line for two alike" \
+	grep -qF -- '- 2 boots: kernel `6.12.0-sliceext` (release, multi-threaded TCG)' <<<"$out"
+check "pooled boots: a single one says Boot" \
+	grep -qF -- '- Boot: kernel `7.3.4-mainline`' <<<"$out"
+
 # bench-hist.py: ext/hist and ext/stats deltas, and mainline's hrtimer events.
 printf '0 1 3\n1024 2047 5\n' > "$t/h0"
 printf '0 1 3\n1024 2047 9\n4096 8191 1\n' > "$t/h1"
