@@ -278,6 +278,8 @@ void sliceext_irq_exit_to_user(struct pt_regs *regs)
 
 	slice_ns = READ_ONCE(slice_ext_nsec);
 	st->granted = 1;
+	/* slice_ctrl shows this grant now, not an ended one. */
+	st->clear_user = 0;
 	st->grant_ns = ktime_get_mono_fast_ns();
 	set_task_syscall_work(t, SLICEEXT);
 	c = this_cpu_ptr(&slice_cpu);
