@@ -204,7 +204,7 @@ static void slice_deny(struct task_struct *t, enum sliceext_deny_reason why)
  * task work on the running thread (task_tick_mm_cid(), once per 100 ms per
  * process), and the tick that queues it is often the one that ends the
  * slice. 7.x runs that scan from a workqueue, so it is no exit work there;
- * here the exit loop runs it (a few instructions per CPU) inside the
+ * here the exit loop runs it (a short walk over the CPUs) inside the
  * grant, whose timer bounds it like any other time in the grant.
  */
 static unsigned long slice_other_work(struct task_struct *t,
