@@ -42,6 +42,7 @@ static u32 burst_wakeup_half_slice = 1;
 static u32 burst_half_lag_clamp = 1;
 static u32 burst_group_placement;
 static u32 burst_wakeup_unprotect = 1;
+static u32 burst_wakeup_preempt;
 
 /*
  * How far up the process tree fork inheritance looks for relatives. A
@@ -206,16 +207,30 @@ int sliceext_lag_limit_shift(struct task_struct *p)
 /*
  * A task that bursts less than the one running may end the running one's
  * slice protection, as a task with a shorter slice may (PREEMPT_SHORT):
- * EEVDF still decides, on eligibility and deadlines. Across task groups
- * this is what lets a waking interactive task in one group get in before
- * a hog in another has used up its slice.
+ * EEVDF still decides, on eligibility and deadlines. With wakeup_preempt,
+ * one whose score is lower may preempt it even where EEVDF would keep the
+ * running side for an earlier deadline: the core then makes it the next
+ * buddy if its side is eligible, so fairness holds. Across task groups,
+ * where scores do not weigh the groups, that is what lets a waking
+ * interactive task in one group in before a hog in another has used its
+ * slice, which at HZ=250 without HRTICK ends only at a tick.
  */
 int sliceext_wakeup_unprotect(struct task_struct *p, struct task_struct *curr)
 {
-	if (!READ_ONCE(burst_wakeup_unprotect) || !burst_active(p) ||
-	    !burst_active(curr))
-		return 0;
-	return burst_task_penalty(p) < burst_task_penalty(curr);
+	if (!burst_active(p) || !burst_active(curr))
+		return SLICEEXT_WAKEUP_STOCK;
+
+	if (READ_ONCE(burst_wakeup_preempt) &&
+	    burst_weight_score(p) < burst_weight_score(curr)) {
+		sliceext_burst_stat_inc(SLICEEXT_BURST_WAKEUP_PREEMPT);
+		return SLICEEXT_WAKEUP_PREEMPT;
+	}
+	if (READ_ONCE(burst_wakeup_unprotect) &&
+	    burst_task_penalty(p) < burst_task_penalty(curr)) {
+		sliceext_burst_stat_inc(SLICEEXT_BURST_WAKEUP_UNPROTECT);
+		return SLICEEXT_WAKEUP_UNPROTECT;
+	}
+	return SLICEEXT_WAKEUP_STOCK;
 }
 
 /*
@@ -416,6 +431,7 @@ static struct sliceext_knob burst_knobs[] = {
 	{ "half_lag_clamp",	&burst_half_lag_clamp,	0, 1 },
 	{ "group_placement",	&burst_group_placement,	0, 1 },
 	{ "wakeup_unprotect",	&burst_wakeup_unprotect, 0, 1 },
+	{ "wakeup_preempt",	&burst_wakeup_preempt,	0, 1 },
 };
 
 module_param_cb(burst_enabled, &sliceext_knob_param_ops, &burst_knobs[0], 0644);
@@ -438,6 +454,8 @@ module_param_cb(burst_group_placement, &sliceext_knob_param_ops, &burst_knobs[8]
 MODULE_PARM_DESC(burst_group_placement, "Placement tweaks for task group entities too (0-1, default 0)");
 module_param_cb(burst_wakeup_unprotect, &sliceext_knob_param_ops, &burst_knobs[9], 0644);
 MODULE_PARM_DESC(burst_wakeup_unprotect, "A waking task with a lower penalty ends the running one's slice protection (0-1, default 1)");
+module_param_cb(burst_wakeup_preempt, &sliceext_knob_param_ops, &burst_knobs[10], 0644);
+MODULE_PARM_DESC(burst_wakeup_preempt, "A waking task with a lower score preempts the running one while eligible (0-1, default 0)");
 
 void sliceext_burst_init(void)
 {

@@ -484,7 +484,8 @@ under_load() {
 }
 
 # The knobs the point needs and the prefix for its load.
-burst_of() { case $1 in on|*_on) echo 1 ;; *) echo 0 ;; esac; }
+burst_of() { case $1 in on|*_on|*on_preempt) echo 1 ;; *) echo 0 ;; esac; }
+preempt_of() { case $1 in *_preempt) echo 1 ;; *) echo 0 ;; esac; }
 prefix_of() {
 	case $1 in
 	*_nice) echo "nice -n 19" ;;
@@ -493,7 +494,7 @@ prefix_of() {
 }
 
 part_latency() {
-	local why bwhy r id cmd hrtick
+	local why bwhy pwhy r id cmd hrtick
 	echo "== b) wakeup latency under load: load --hogs $load_hogs" \
 		"--forkers $load_forkers in the background"
 	cmd=("$bin/wakeup_lat" --message-threads 2 --workers 4 --work-us 300
@@ -503,6 +504,7 @@ part_latency() {
 		return
 	fi
 	bwhy=$(knob_missing burst/enabled)
+	pwhy=$(knob_missing burst/wakeup_preempt)
 	hrtick=$(hrtick_default)
 	for r in $(seq 1 "$repeat"); do
 		for id in $(points latency); do
@@ -510,12 +512,18 @@ part_latency() {
 				[ "$r" = 1 ] && skip latency "$id" "$bwhy"
 				continue
 			fi
+			if [ "$(preempt_of "$id")" = 1 ] && [ -n "$pwhy" ]; then
+				[ "$r" = 1 ] && skip latency "$id" "$pwhy"
+				continue
+			fi
+			knob burst/wakeup_preempt "$(preempt_of "$id")"
 			hrtick_for latency "$id" "$r" "$hrtick" || continue
 			under_load latency "$id" "$r" "$(burst_of "$id")" \
 				"$(prefix_of "$id")" "${cmd[@]}"
 		done
 	done
 	[ -z "$hrtick" ] || sched_feat "$hrtick"
+	knob burst/wakeup_preempt 0
 	knob burst/enabled 0
 }
 

@@ -1,0 +1,78 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# What a wakeup asks of the core, across cpu cgroups: a sleeper in one
+# cgroup wakes every millisecond on the CPU where a hog of another cgroup
+# runs. The burst/stats counters show the module's answer at each such
+# wakeup: wakeup_preempt with that knob on (the sleeper's score is lower),
+# wakeup_unprotect with it off, neither with both knobs off or burst
+# scheduling disabled. The preempting path runs in the core's
+# check_preempt_wakeup_fair() (next buddy); the guest's log is checked for
+# warnings after the test.
+. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/lib.sh"
+
+d=/sys/kernel/debug/sliceext/burst
+cg=/sys/fs/cgroup
+check "modprobe sliceext" modprobe sliceext
+
+mount -t cgroup2 none $cg 2>/dev/null
+echo +cpu > $cg/cgroup.subtree_control
+mkdir -p $cg/sliceext-hog $cg/sliceext-sleeper
+in_cg() { # CGROUP COMMAND...: run COMMAND on CPU 0 in CGROUP
+	local c=$1
+	shift
+	sh -c 'echo $$ > "$0/cgroup.procs"; exec taskset -c 0 "$@"' "$c" "$@"
+}
+in_cg $cg/sliceext-hog sh -c 'while :; do :; done' &
+hog=$!
+in_cg $cg/sliceext-sleeper python3 -c '
+import time
+while True:
+    time.sleep(0.001)' &
+sleeper=$!
+scored() { [ "$(burst_field "$1" score)" -gt 0 ] 2>/dev/null; }
+check "the hog gets a score" wait_until 10 scored $hog
+check_eq "the sleeper keeps score 0" 0 "$(burst_field $sleeper score)"
+
+stat() { awk -v n="$1" '$1 == n { print $2 }' $d/stats; }
+# KNOBS: "enabled unprotect preempt"; prints "unprotect preempt" counted
+# over two seconds.
+answers() {
+	read -r en un pr <<<"$1"
+	echo "$en" > $d/enabled
+	echo "$un" > $d/wakeup_unprotect
+	echo "$pr" > $d/wakeup_preempt
+	sleep 0.2
+	echo 0 > $d/stats
+	sleep 2
+	echo "$(stat wakeup_unprotect) $(stat wakeup_preempt)"
+}
+
+read -r un pr <<<"$(answers "1 1 1")"
+check "wakeup_preempt 1: the sleeper's wakeups preempt ($pr)" test "$pr" -gt 100
+check_eq "wakeup_preempt 1: none only unprotects" 0 "$un"
+
+read -r un pr <<<"$(answers "1 1 0")"
+check "wakeup_preempt 0: the sleeper's wakeups unprotect ($un)" test "$un" -gt 100
+check_eq "wakeup_preempt 0: none preempts" 0 "$pr"
+
+read -r un pr <<<"$(answers "1 0 0")"
+check_eq "both off: the module asks nothing" "0 0" "$un $pr"
+
+read -r un pr <<<"$(answers "0 1 1")"
+check_eq "burst/enabled 0: the module asks nothing" "0 0" "$un $pr"
+
+# Against a SCHED_IDLE hog the core preempts on its own, before asking;
+# the module does not score such a task anyway.
+echo 1 > $d/enabled
+chrt -i -p 0 $hog
+read -r un pr <<<"$(answers "1 1 1")"
+check_eq "against a SCHED_IDLE task: nothing asked" "0 0" "$un $pr"
+
+kill $hog $sleeper 2>/dev/null
+wait 2>/dev/null
+rmdir $cg/sliceext-hog $cg/sliceext-sleeper 2>/dev/null
+echo 0 > $d/wakeup_preempt
+check "modprobe -r sliceext" modprobe -r sliceext
+tap_done
