@@ -207,13 +207,13 @@ int sliceext_lag_limit_shift(struct task_struct *p)
 /*
  * A task that bursts less than the one running may end the running one's
  * slice protection, as a task with a shorter slice may (PREEMPT_SHORT):
- * EEVDF still decides, on eligibility and deadlines. With wakeup_preempt,
- * one whose score is lower may preempt it even where EEVDF would keep the
- * running side for an earlier deadline: the core then makes it the next
- * buddy if its side is eligible, so fairness holds. Across task groups,
- * where scores do not weigh the groups, that is what lets a waking
- * interactive task in one group in before a hog in another has used its
- * slice, which at HZ=250 without HRTICK ends only at a tick.
+ * EEVDF still decides, on eligibility and deadlines. With wakeup_preempt
+ * (BORE 6.7's rule), one whose score is lower preempts it even where
+ * EEVDF would keep the running side for an earlier deadline: the core
+ * makes it the next buddy if its side is eligible, so fairness holds.
+ * That is meant for task groups, whose weights scores do not change;
+ * measured, it did not beat wakeup_unprotect alone (docs/burst.md), so it
+ * is off by default.
  */
 int sliceext_wakeup_unprotect(struct task_struct *p, struct task_struct *curr)
 {
