@@ -41,6 +41,7 @@ PARTS = {
     ], "wait_cdf_us"),
     "latency": ("b) wakeup latency under load", [
         ("lat_p50_us", "latency p50 µs ↓", False),
+        ("lat_p90_us", "latency p90 µs ↓", False),
         ("lat_p99_us", "latency p99 µs ↓", False),
         ("lat_p999_us", "latency p99.9 µs ↓", False),
     ], "lat_cdf_us"),
