@@ -30,12 +30,11 @@ for bad in 1 abc -1 " "; do
 	check_eq "stats: write '$bad' fails with EINVAL" "Invalid argument" \
 		"$(write_err $d/stats "$bad")"
 done
-restarts() { awk '$1 == "restarts" { print $2 }' $d/stats; }
 sleep 1
-before=$(restarts)
+before=$(burst_stat restarts)
 check "stats count restarts (tasks sleep all the time)" test "$before" -gt 0
 check "stats: write 0 resets" write_ok $d/stats 0
-check "stats: restarts fell from $before" test "$(restarts)" -lt "$before"
+check "stats: restarts fell from $before" test "$(burst_stat restarts)" -lt "$before"
 check_eq "stats: non-root write refused" "Permission denied" \
 	"$(as_nobody bash -c "echo 0 > $d/stats" 2>&1 | sed 's/.*: //')"
 

@@ -37,7 +37,6 @@ check "the hog gets a score" wait_until 10 scored $hog
 # Python's start-up is one long burst; its 1 ms sleeps then bring it down.
 check "the sleeper's score falls to 0" wait_until 20 unscored $sleeper
 
-stat() { awk -v n="$1" '$1 == n { print $2 }' $d/stats; }
 # KNOBS: "enabled unprotect preempt"; prints "unprotect preempt" counted
 # over two seconds.
 answers() {
@@ -48,7 +47,7 @@ answers() {
 	sleep 0.2
 	echo 0 > $d/stats
 	sleep 2
-	echo "$(stat wakeup_unprotect) $(stat wakeup_preempt)"
+	echo "$(burst_stat wakeup_unprotect) $(burst_stat wakeup_preempt)"
 }
 
 read -r un pr <<<"$(answers "1 1 1")"

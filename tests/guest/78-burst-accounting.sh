@@ -79,11 +79,9 @@ check_eq "the sleeper ran and slept 50 times" 50 "$samples"
 check_eq "asleep, a task's burst_ns is 0 (its runtime was committed first)" 0 "$nonzero"
 
 # A chain of 1000 single-child processes, 200 forks at its bottom.
-steps() { awk '$1 == "ancestor_steps" { print $2 }' $d/stats; }
-procs() { awk '$1 == "fork_process" { print $2 }' $d/stats; }
-s0=$(steps) f0=$(procs)
+s0=$(burst_stat ancestor_steps) f0=$(burst_stat fork_process)
 res=$("$SLICEEXT_BIN/fork_chain" 1000 200)
-s1=$(steps) f1=$(procs)
+s1=$(burst_stat ancestor_steps) f1=$(burst_stat fork_process)
 echo "# fork_chain 1000 200: $res; $((s1 - s0)) ancestor steps over $((f1 - f0)) process forks"
 check "the chain forked" test $((f1 - f0)) -ge 1200
 check "at most 8 ancestor levels a fork" test $((s1 - s0)) -le $(((f1 - f0) * 8))

@@ -74,6 +74,11 @@ ext_stat() {
 	awk -v k="$1" '$1 == k { print $2 }' /sys/kernel/debug/sliceext/ext/stats
 }
 
+# burst_stat NAME: a counter from burst/stats.
+burst_stat() {
+	awk -v k="$1" '$1 == k { print $2 }' /sys/kernel/debug/sliceext/burst/stats
+}
+
 # out KEY: the value of a "key value" line in $res, a test program's output.
 out() {
 	awk -v k="$1" '$1 == k { print $2 }' <<<"$res"
