@@ -140,11 +140,16 @@ TEST_F(grant, every_end_is_counted)
 		       (unsigned long long)requester_lost_pct(&r, 100));
 		/*
 		 * The thread loses the CPU a timer's lateness after
-		 * slice_ext_nsec: under QEMU TCG on an idle host p99 is
-		 * 75-170 us, on a loaded host up to a tick; so 3 ms at p99,
-		 * and the max only has to stay bounded.
+		 * slice_ext_nsec. Under QEMU TCG on an idle host p99 is
+		 * 75-170 us; on a loaded host a vCPU can stall for most of
+		 * a tick (3.7 ms seen with two guests and a kernel build on
+		 * two host cores). The median tells the timer from the
+		 * tick, which would put it near 2 ms (HZ=250): so 1 ms at
+		 * p50, two ticks at p99, and the max only has to stay
+		 * bounded.
 		 */
-		EXPECT_GE(slice + 3000000, requester_lost_pct(&r, 99));
+		EXPECT_GE(slice + 1000000, requester_lost_pct(&r, 50));
+		EXPECT_GE(slice + 8000000, requester_lost_pct(&r, 99));
 		EXPECT_GE(slice + 20000000, requester_lost_pct(&r, 100));
 		break;
 	}
