@@ -10,7 +10,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 py=/usr/bin/python3
 [ -x "$py" ] || py=python3
 
-for s in bench.sh bench-guest.sh demo.sh demo-guest.sh kernel.sh lib.sh; do
+for s in bench.sh bench-guest.sh burst-probe.sh burst-probe-guest.sh demo.sh \
+	demo-guest.sh kernel.sh lib.sh; do
 	check "bash -n scripts/$s" bash -n "$top/scripts/$s"
 done
 

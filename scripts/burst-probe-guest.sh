@@ -1,0 +1,98 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest half of scripts/burst-probe.sh: issue 13's probe, a task woken
+# every millisecond for 200 us of work (wakeup_lat, one message thread,
+# one worker) beside four CPU hogs, per scheduler configuration and per
+# placement of the hogs. One line per run:
+#   RES PLACEMENT CONFIG rN p50=US p90=US p99=US
+#
+# Environment (set by scripts/burst-probe.sh):
+#   KO       sliceext.ko         BIN     tools/bench binaries
+#   CFGS     configurations, each a "+" list of: off, on (burst/enabled),
+#            ndz (NO_DELAY_ZERO), nrtp (NO_RUN_TO_PARITY), s4 (4 ms base
+#            slice), KNOB=VALUE (a burst/ knob)
+#   PLACES   same, autogroup (setsid), cgroup (a cpu cgroup of their own)
+#   REPS     runs per point      DUR     seconds per run
+#   PIN      if set, taskset -c PIN for the probe (the hogs stay free)
+set -u
+: "${KO:?}" "${BIN:?}"
+CFGS=${CFGS:-off on}
+PLACES=${PLACES:-same autogroup cgroup}
+REPS=${REPS:-5} DUR=${DUR:-2} PIN=${PIN:-}
+dbg=/sys/kernel/debug
+feat=$dbg/sched/features
+burst=$dbg/sliceext/burst
+mountpoint -q $dbg || mount -t debugfs none $dbg
+insmod "$KO" || exit 1
+base_slice=$(cat $dbg/sched/base_slice_ns)
+wp=$(cat $burst/wakeup_preempt)
+
+cg=/sys/fs/cgroup
+grep -qs " $cg cgroup2 " /proc/mounts || mount -t cgroup2 none $cg
+echo +cpu > $cg/cgroup.subtree_control && mkdir -p $cg/probe-hogs || exit 1
+
+defaults() {
+	echo DELAY_ZERO > $feat
+	echo RUN_TO_PARITY > $feat
+	echo "$base_slice" > $dbg/sched/base_slice_ns
+	echo "$wp" > $burst/wakeup_preempt
+	echo 0 > $burst/enabled
+}
+
+# set_config CONFIG: from the defaults, apply each "+" part.
+set_config() {
+	local part
+	defaults
+	for part in ${1//+/ }; do
+		case $part in
+		off) ;;
+		on) echo 1 > $burst/enabled ;;
+		ndz) echo NO_DELAY_ZERO > $feat ;;
+		nrtp) echo NO_RUN_TO_PARITY > $feat ;;
+		s4) echo 4000000 > $dbg/sched/base_slice_ns ;;
+		*=*) echo "${part#*=}" > "$burst/${part%%=*}" || return 1 ;;
+		*) echo "unknown config part: $part" >&2; return 1 ;;
+		esac
+	done
+}
+
+# hogs PLACEMENT, run in the background: it execs, so that $! is the
+# load's own PID (load reaps its hogs on SIGTERM).
+hogs() {
+	local load=("$BIN/load" --hogs 4 --duration $((DUR + 60)))
+	case $1 in
+	same) exec "${load[@]}" ;;
+	autogroup) exec setsid "${load[@]}" ;;
+	cgroup)
+		# shellcheck disable=SC2016 # for the inner shell
+		exec sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' \
+			sh "$cg/probe-hogs" "${load[@]}" ;;
+	esac
+}
+
+pct() { awk -v k="$1" '$0 ~ "^latency " k " " { printf "%.0f", $NF }'; }
+
+for r in $(seq 1 "$REPS"); do
+	for pl in $PLACES; do
+		for c in $CFGS; do
+			set_config "$c" || exit 1
+			hogs "$pl" > /dev/null 2>&1 &
+			hog_pid=$!
+			sleep 1
+			out=$(${PIN:+taskset -c "$PIN"} "$BIN/wakeup_lat" \
+				--message-threads 1 --workers 1 --work-us 200 \
+				--interval-us 1000 --duration "$DUR")
+			kill -TERM $hog_pid
+			wait $hog_pid 2> /dev/null
+			if pgrep -x load > /dev/null; then
+				echo "hogs left running after run $r" >&2
+				exit 1
+			fi
+			echo "RES $pl $c r$r p50=$(pct p50 <<<"$out")" \
+			     "p90=$(pct p90 <<<"$out") p99=$(pct p99 <<<"$out")"
+		done
+	done
+done
+defaults
+rmmod sliceext

@@ -1,0 +1,61 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Issue 13's wakeup probe (docs/burst.md): a task woken every millisecond
+# for 200 us of work beside four CPU hogs, in the hogs' three placements,
+# per scheduler configuration, on the release kernel under QEMU. Prints
+# every run, then per point the runs and how many had p99 <= 40 us (the
+# fast pattern of docs/burst.md).
+#
+# Usage: scripts/burst-probe.sh [--icount] [--reps N] [--duration S]
+#                               [--configs "off on ..."]
+#                               [--places "same autogroup cgroup"]
+#                               [--pin CPU]
+#   configs: "+" lists of off, on, ndz, nrtp, s4, KNOB=VALUE
+#            (scripts/burst-probe-guest.sh says what each is)
+#
+# Environment: SLICEEXT_KDIR=DIR probes this kernel directory instead of
+# building the release kernel.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/lib.sh"
+
+vmopt=() reps=5 dur=2 cfgs="off on" places="same autogroup cgroup" pin=''
+while [ $# -gt 0 ]; do
+	case $1 in
+	--icount) vmopt+=(--icount); shift ;;
+	--reps) reps=$2; shift 2 ;;
+	--duration) dur=$2; shift 2 ;;
+	--configs) cfgs=$2; shift 2 ;;
+	--places) places=$2; shift 2 ;;
+	--pin) pin=$2; shift 2 ;;
+	*) sed -n '/^# Usage/,/^$/p' "$0" >&2; exit 2 ;;
+	esac
+done
+
+cache=$(sliceext_cache)
+kdir=${SLICEEXT_KDIR:-$("$top/scripts/kernel.sh" release)}
+. "$kdir/env"
+mkdir -p "$cache/runs"
+work=$(mktemp -d "$cache/runs/probe.XXXXXX")
+# shellcheck disable=SC2064
+trap "rm -rf '$work'" EXIT
+
+stage_module "$top" "$work/mod"
+make -s -C "$KBUILD" M="$work/mod" modules >&2
+make -s -C "$top/tools/bench" O="$work/bin" >&2
+
+"$top/scripts/vm.sh" "${vmopt[@]}" --timeout 3600 --out "$work/out" "$kdir" -- \
+	env KO="$work/mod/sliceext.ko" BIN="$work/bin" CFGS="$cfgs" \
+	PLACES="$places" REPS="$reps" DUR="$dur" PIN="$pin" \
+	"$top/scripts/burst-probe-guest.sh" | tee "$work/res"
+
+echo
+echo "mode: ${vmopt[*]:-multi-threaded TCG}; $reps runs of $dur s per point${pin:+; probe pinned to CPU $pin}"
+awk '$1 == "RES" {
+	k = $2 " " $3; split($7, p99, "=")
+	runs[k] = runs[k] " " p99[2]; n[k]++
+	if (p99[2] <= 40) fast[k]++
+}
+END { for (k in n) printf "%-28s p99 (us):%s  fast: %d of %d\n", k, runs[k], fast[k], n[k] }' \
+	"$work/res" | sort
