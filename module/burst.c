@@ -41,6 +41,7 @@ static u32 burst_cache_lifetime_ns = 75 * NSEC_PER_MSEC;
 static u32 burst_wakeup_half_slice = 1;
 static u32 burst_half_lag_clamp = 1;
 static u32 burst_group_placement;
+static u32 burst_keep_delayed_lag = 1;
 static u32 burst_wakeup_unprotect = 1;
 static u32 burst_wakeup_preempt;
 
@@ -202,6 +203,24 @@ int sliceext_wakeup_vslice_shift(struct task_struct *p)
 int sliceext_lag_limit_shift(struct task_struct *p)
 {
 	return READ_ONCE(burst_half_lag_clamp) && burst_placed(p);
+}
+
+/*
+ * A task or group entity whose dequeue was delayed keeps the lag it
+ * earned while it waited, as with NO_DELAY_ZERO: woken before it is
+ * picked it stays in place (BORE 6.5's requeue does the same), and
+ * dequeued its positive lag counts at its next wakeup. A group whose tasks
+ * run briefly and sleep goes through a delayed dequeue at most sleeps,
+ * and DELAY_ZERO would make it wake as if it had used its share: this is
+ * what lets it win a wakeup against a hog in another group
+ * (docs/burst.md).
+ */
+int sliceext_keep_delayed_lag(struct task_struct *p)
+{
+	if (!READ_ONCE(burst_enabled) || !READ_ONCE(burst_keep_delayed_lag))
+		return 0;
+	sliceext_burst_stat_inc(SLICEEXT_BURST_KEEP_DELAYED_LAG);
+	return 1;
 }
 
 /*
@@ -432,6 +451,7 @@ static struct sliceext_knob burst_knobs[] = {
 	{ "group_placement",	&burst_group_placement,	0, 1 },
 	{ "wakeup_unprotect",	&burst_wakeup_unprotect, 0, 1 },
 	{ "wakeup_preempt",	&burst_wakeup_preempt,	0, 1 },
+	{ "keep_delayed_lag",	&burst_keep_delayed_lag, 0, 1 },
 };
 
 module_param_cb(burst_enabled, &sliceext_knob_param_ops, &burst_knobs[0], 0644);
@@ -456,6 +476,8 @@ module_param_cb(burst_wakeup_unprotect, &sliceext_knob_param_ops, &burst_knobs[9
 MODULE_PARM_DESC(burst_wakeup_unprotect, "A waking task with a lower penalty ends the running one's slice protection (0-1, default 1)");
 module_param_cb(burst_wakeup_preempt, &sliceext_knob_param_ops, &burst_knobs[10], 0644);
 MODULE_PARM_DESC(burst_wakeup_preempt, "A waking task with a lower score preempts the running one while eligible (0-1, default 0)");
+module_param_cb(burst_keep_delayed_lag, &sliceext_knob_param_ops, &burst_knobs[11], 0644);
+MODULE_PARM_DESC(burst_keep_delayed_lag, "A dequeue delayed by DELAY_DEQUEUE keeps the lag earned while waiting, as with NO_DELAY_ZERO (0-1, default 1)");
 
 void sliceext_burst_init(void)
 {

@@ -42,6 +42,7 @@ static const struct sliceext_ops sliceext_module_ops = {
 	.wakeup_vslice_shift	= sliceext_wakeup_vslice_shift,
 	.lag_limit_shift	= sliceext_lag_limit_shift,
 	.wakeup_unprotect	= sliceext_wakeup_unprotect,
+	.keep_delayed_lag	= sliceext_keep_delayed_lag,
 };
 
 static int __init sliceext_init(void)

@@ -173,5 +173,6 @@ int sliceext_prio_offset(struct task_struct *p);
 int sliceext_wakeup_vslice_shift(struct task_struct *p);
 int sliceext_lag_limit_shift(struct task_struct *p);
 int sliceext_wakeup_unprotect(struct task_struct *p, struct task_struct *curr);
+int sliceext_keep_delayed_lag(struct task_struct *p);
 
 #endif /* _SLICEEXT_H */

@@ -484,8 +484,9 @@ under_load() {
 }
 
 # The knobs the point needs and the prefix for its load.
-burst_of() { case $1 in on|*_on|*on_preempt) echo 1 ;; *) echo 0 ;; esac; }
+burst_of() { case $1 in on|*_on|*on_preempt|*on_nokeep) echo 1 ;; *) echo 0 ;; esac; }
 preempt_of() { case $1 in *_preempt) echo 1 ;; *) echo 0 ;; esac; }
+keep_of() { case $1 in *_nokeep) echo 0 ;; *) echo 1 ;; esac; }
 prefix_of() {
 	case $1 in
 	*_nice) echo "nice -n 19" ;;
@@ -494,7 +495,7 @@ prefix_of() {
 }
 
 part_latency() {
-	local why bwhy pwhy r id cmd hrtick
+	local why bwhy pwhy kwhy r id cmd hrtick
 	echo "== b) wakeup latency under load: load --hogs $load_hogs" \
 		"--forkers $load_forkers in the background"
 	cmd=("$bin/wakeup_lat" --message-threads 2 --workers 4 --work-us 300
@@ -505,6 +506,7 @@ part_latency() {
 	fi
 	bwhy=$(knob_missing burst/enabled)
 	pwhy=$(knob_missing burst/wakeup_preempt)
+	kwhy=$(knob_missing burst/keep_delayed_lag)
 	hrtick=$(hrtick_default)
 	for r in $(seq 1 "$repeat"); do
 		for id in $(points latency); do
@@ -516,7 +518,12 @@ part_latency() {
 				[ "$r" = 1 ] && skip latency "$id" "$pwhy"
 				continue
 			fi
+			if [ "$(keep_of "$id")" = 0 ] && [ -n "$kwhy" ]; then
+				[ "$r" = 1 ] && skip latency "$id" "$kwhy"
+				continue
+			fi
 			knob burst/wakeup_preempt "$(preempt_of "$id")"
+			[ -n "$kwhy" ] || knob burst/keep_delayed_lag "$(keep_of "$id")"
 			hrtick_for latency "$id" "$r" "$hrtick" || continue
 			under_load latency "$id" "$r" "$(burst_of "$id")" \
 				"$(prefix_of "$id")" "${cmd[@]}"
@@ -524,11 +531,12 @@ part_latency() {
 	done
 	[ -z "$hrtick" ] || sched_feat "$hrtick"
 	knob burst/wakeup_preempt 0
+	[ -n "$kwhy" ] || knob burst/keep_delayed_lag 1
 	knob burst/enabled 0
 }
 
 part_compute() {
-	local why bwhy r id cmd
+	local why bwhy kwhy r id cmd
 	echo "== c) compute: one thread alone and under load --hogs $load_hogs" \
 		"--forkers $load_forkers"
 	cmd=("$bin/compute" --threads 1)
@@ -537,12 +545,18 @@ part_compute() {
 		return
 	fi
 	bwhy=$(knob_missing burst/enabled)
+	kwhy=$(knob_missing burst/keep_delayed_lag)
 	for r in $(seq 1 "$repeat"); do
 		for id in $(points compute); do
 			if [ "$(burst_of "$id")" = 1 ] && [ -n "$bwhy" ]; then
 				[ "$r" = 1 ] && skip compute "$id" "$bwhy"
 				continue
 			fi
+			if [ "$(keep_of "$id")" = 0 ] && [ -n "$kwhy" ]; then
+				[ "$r" = 1 ] && skip compute "$id" "$kwhy"
+				continue
+			fi
+			[ -n "$kwhy" ] || knob burst/keep_delayed_lag "$(keep_of "$id")"
 			if [ "${place[compute/$id]}" = - ]; then
 				knob burst/enabled 0
 				run_tool compute "$id" "$r" "${cmd[@]}"
@@ -552,6 +566,7 @@ part_compute() {
 			fi
 		done
 	done
+	[ -n "$kwhy" ] || knob burst/keep_delayed_lag 1
 	knob burst/enabled 0
 }
 

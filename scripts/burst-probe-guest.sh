@@ -9,7 +9,8 @@
 #
 # Environment (set by scripts/burst-probe.sh):
 #   KO       sliceext.ko         BIN     tools/bench binaries
-#   CFGS     configurations, each a "+" list of: off, on (burst/enabled),
+#   CFGS     configurations, each a "+" list of: off, on (burst/enabled, or
+#            on a BORE kernel, which needs no module, its sched_bore sysctl),
 #            ndz (NO_DELAY_ZERO), nrtp (NO_RUN_TO_PARITY), s4 (4 ms base
 #            slice), KNOB=VALUE (a burst/ knob)
 #   PLACES   same, autogroup (setsid), cgroup (a cpu cgroup of their own)
@@ -24,9 +25,21 @@ dbg=/sys/kernel/debug
 feat=$dbg/sched/features
 burst=$dbg/sliceext/burst
 mountpoint -q $dbg || mount -t debugfs none $dbg
-insmod "$KO" || exit 1
+# A BORE kernel (for comparison) has no module: "on" and "off" are its
+# sysctl, and only its own scheduler features apply.
+bore=/proc/sys/kernel/sched_bore
+if [ -e $bore ]; then
+	KO=none
+else
+	insmod "$KO" || exit 1
+	# Every knob's value at load, to start each configuration from.
+	declare -A knob_default
+	for f in $burst/*; do
+		case ${f##*/} in stats|tasks|enabled) continue ;; esac
+		knob_default[$f]=$(cat "$f")
+	done
+fi
 base_slice=$(cat $dbg/sched/base_slice_ns)
-wp=$(cat $burst/wakeup_preempt)
 
 cg=/sys/fs/cgroup
 grep -qs " $cg cgroup2 " /proc/mounts || mount -t cgroup2 none $cg
@@ -35,9 +48,23 @@ echo +cpu > $cg/cgroup.subtree_control && mkdir -p $cg/probe-hogs || exit 1
 defaults() {
 	echo DELAY_ZERO > $feat
 	echo RUN_TO_PARITY > $feat
+	if [ "$KO" = none ]; then
+		echo 0 > $bore
+		return
+	fi
 	echo "$base_slice" > $dbg/sched/base_slice_ns
-	echo "$wp" > $burst/wakeup_preempt
+	for f in "${!knob_default[@]}"; do
+		echo "${knob_default[$f]}" > "$f"
+	done
 	echo 0 > $burst/enabled
+}
+
+burst_on() {
+	if [ "$KO" = none ]; then
+		echo 1 > $bore
+	else
+		echo 1 > $burst/enabled
+	fi
 }
 
 # set_config CONFIG: from the defaults, apply each "+" part.
@@ -47,7 +74,7 @@ set_config() {
 	for part in ${1//+/ }; do
 		case $part in
 		off) ;;
-		on) echo 1 > $burst/enabled ;;
+		on) burst_on ;;
 		ndz) echo NO_DELAY_ZERO > $feat ;;
 		nrtp) echo NO_RUN_TO_PARITY > $feat ;;
 		s4) echo 4000000 > $dbg/sched/base_slice_ns ;;
@@ -95,4 +122,4 @@ for r in $(seq 1 "$REPS"); do
 	done
 done
 defaults
-rmmod sliceext
+[ "$KO" = none ] || rmmod sliceext

@@ -14,8 +14,10 @@
 #   configs: "+" lists of off, on, ndz, nrtp, s4, KNOB=VALUE
 #            (scripts/burst-probe-guest.sh says what each is)
 #
-# Environment: SLICEEXT_KDIR=DIR probes this kernel directory instead of
-# building the release kernel.
+# Environment: SLICEEXT_KDIR=DIR probes this kernel directory (laid out as
+# scripts/kernel.sh's) instead of building the release kernel; a kernel
+# with BORE's patch instead of sliceext's runs with "on" and "off" as its
+# sched_bore sysctl.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/lib.sh"
@@ -41,14 +43,21 @@ work=$(mktemp -d "$cache/runs/probe.XXXXXX")
 # shellcheck disable=SC2064
 trap "rm -rf '$work'" EXIT
 
-stage_module "$top" "$work/mod"
-make -s -C "$KBUILD" M="$work/mod" modules >&2
+# A kernel without the core patch (a BORE kernel built for comparison)
+# runs the probe without the module.
+if grep -q '^CONFIG_SCHED_SLICEEXT=y' "$KBUILD/.config"; then
+	stage_module "$top" "$work/mod"
+	make -s -C "$KBUILD" M="$work/mod" modules >&2
+fi
 make -s -C "$top/tools/bench" O="$work/bin" >&2
+# The guest reads its script as it runs: give it a copy that an edit of
+# the checkout cannot change under it.
+cp "$top/scripts/burst-probe-guest.sh" "$work/"
 
 "$top/scripts/vm.sh" "${vmopt[@]}" --timeout 3600 --out "$work/out" "$kdir" -- \
 	env KO="$work/mod/sliceext.ko" BIN="$work/bin" CFGS="$cfgs" \
 	PLACES="$places" REPS="$reps" DUR="$dur" PIN="$pin" \
-	"$top/scripts/burst-probe-guest.sh" | tee "$work/res"
+	"$work/burst-probe-guest.sh" | tee "$work/res"
 
 echo
 echo "mode: ${vmopt[*]:-multi-threaded TCG}; $reps runs of $dur s per point${pin:+; probe pinned to CPU $pin}"

@@ -8,7 +8,10 @@
 # wakeup_unprotect with it off, neither with both knobs off or burst
 # scheduling disabled. The preempting path runs in the core's
 # check_preempt_wakeup_fair() (next buddy); the guest's log is checked for
-# warnings after the test.
+# warnings after the test. The sleeper's entities (its own and its
+# cgroup's) go to sleep having just run, so their dequeue is delayed: with
+# keep_delayed_lag the module exempts those from DELAY_ZERO, and the core
+# asks at each.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/lib.sh"
 
@@ -64,6 +67,23 @@ check_eq "both off: the module asks nothing" "0 0" "$un $pr"
 
 read -r un pr <<<"$(answers "0 1 1")"
 check_eq "burst/enabled 0: the module asks nothing" "0 0" "$un $pr"
+
+# ENABLED KEEP: prints keep_delayed_lag counted over two seconds.
+kept() {
+	echo "$1" > $d/enabled
+	echo "$2" > $d/keep_delayed_lag
+	sleep 0.2
+	echo 0 > $d/stats
+	sleep 2
+	burst_stat keep_delayed_lag
+}
+echo 1 > $d/wakeup_unprotect
+echo 0 > $d/wakeup_preempt
+n=$(kept 1 1)
+check "keep_delayed_lag 1: the sleeper's delayed dequeues keep their lag ($n)" \
+	test "$n" -gt 100
+check_eq "keep_delayed_lag 0: no dequeue is exempted" 0 "$(kept 1 0)"
+check_eq "burst/enabled 0: no dequeue is exempted" 0 "$(kept 0 1)"
 
 # Against a SCHED_IDLE hog the core preempts on its own, before asking;
 # the module does not score such a task anyway.

@@ -82,6 +82,7 @@ static const struct knob {
 	{ "burst/group_placement",	"burst_group_placement", 0, 1, 0 },
 	{ "burst/wakeup_unprotect",	"burst_wakeup_unprotect", 0, 1, 1 },
 	{ "burst/wakeup_preempt",	"burst_wakeup_preempt",	0, 1, 0 },
+	{ "burst/keep_delayed_lag",	"burst_keep_delayed_lag", 0, 1, 1 },
 };
 
 /* Column headings of "stat" for the counters ext/stats has today. */
