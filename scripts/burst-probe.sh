@@ -22,16 +22,38 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/lib.sh"
 
+usage() {
+	echo "burst-probe.sh: $*" >&2
+	sed -n '/^# Usage/,/^$/p' "$0" >&2
+	exit 2
+}
+# need OPTION COUNT: the option has a value.
+need() { [ "$2" -ge 2 ] || usage "$1 needs a value"; }
+posint() { [[ $2 =~ ^[1-9][0-9]*$ ]] || usage "$1: '$2' is not a positive integer"; }
+
 vmopt=() reps=5 dur=2 cfgs="off on" places="same autogroup cgroup" pin=''
 while [ $# -gt 0 ]; do
 	case $1 in
-	--icount) vmopt+=(--icount); shift ;;
-	--reps) reps=$2; shift 2 ;;
-	--duration) dur=$2; shift 2 ;;
-	--configs) cfgs=$2; shift 2 ;;
-	--places) places=$2; shift 2 ;;
-	--pin) pin=$2; shift 2 ;;
-	*) sed -n '/^# Usage/,/^$/p' "$0" >&2; exit 2 ;;
+	--icount) vmopt+=(--icount); shift; continue ;;
+	--reps|--duration|--configs|--places|--pin) need "$1" $# ;;
+	*) usage "unknown option $1" ;;
+	esac
+	case $1 in
+	--reps) posint "$1" "$2"; reps=$2 ;;
+	--duration) posint "$1" "$2"; dur=$2 ;;
+	--configs) cfgs=$2 ;;
+	--places) places=$2 ;;
+	--pin) [[ $2 =~ ^[0-9]+$ ]] || usage "--pin: '$2' is not a CPU number"
+		pin=$2 ;;
+	esac
+	shift 2
+done
+[ -n "${cfgs// /}" ] || usage "--configs is empty"
+[ -n "${places// /}" ] || usage "--places is empty"
+for pl in $places; do
+	case $pl in
+	same|autogroup|cgroup) ;;
+	*) usage "--places: unknown placement '$pl'" ;;
 	esac
 done
 

@@ -74,6 +74,13 @@ for bad in "--parts lock,bogus" "--repeat 0" "--out"; do
 	check_eq "bench.sh $bad: exit status 2" 2 "$?"
 	check "bench.sh $bad: says why" grep -q "^bench.sh: " <<<"$err"
 done
+# The wakeup probe's options: bad ones fail before anything is built.
+for bad in "--bogus" "--reps" "--reps 0" "--duration 1.5" "--pin x" \
+	"--places bogus" "--configs ''"; do
+	err=$(eval "\"\$top/scripts/burst-probe.sh\" $bad" 2>&1 >/dev/null)
+	check_eq "burst-probe.sh $bad: exit status 2" 2 "$?"
+	check "burst-probe.sh $bad: says why" grep -q "^burst-probe.sh: " <<<"$err"
+done
 check "bench.sh --help lists every option" bash -c \
 	'h=$("$1" --help); for o in --quick --icount --repeat --duration --parts --json --out --kernel --bin; do
 		grep -q -- "$o" <<<"$h" || exit 1; done' _ "$top/scripts/bench.sh"
