@@ -165,33 +165,20 @@ tool_missing() {	# NAME...: print why one is missing
 
 # ---- background load -------------------------------------------------------
 
-# A cpu cgroup of its own for the load, beside the benchmark's autogroup.
-load_cgroup() {
-	local root=/sys/fs/cgroup
-	grep -qs "^[^ ]* $root cgroup2 " /proc/mounts ||
-		mount -t cgroup2 none "$root" 2>/dev/null || return 1
-	grep -qw cpu "$root/cgroup.subtree_control" ||
-		echo +cpu > "$root/cgroup.subtree_control" 2>/dev/null || return 1
-	mkdir -p "$root/bench-load" && echo "$root/bench-load"
-}
-
 # start_load PLACEMENT PREFIX... -- LOAD-ARGS...; stop_load.
 start_load() {
-	local where=$1 cg pre=()
+	local where=$1 pre=()
 	shift
 	while [ "$1" != -- ]; do pre+=("$1"); shift; done
 	shift
 	# Its own --duration is a safety net only: it is stopped after the run.
 	set -- "${pre[@]}" "$bin/load" "$@" --duration $((4 * duration + 120))
-	case $where in
-	same) "$@" >/dev/null 2>&1 & ;;
-	autogroup) setsid "$@" >/dev/null 2>&1 & ;;
-	cgroup)
-		cg=$(load_cgroup) || { echo "  warning: no cpu cgroup"; return 1; }
-		# shellcheck disable=SC2016 # for the inner shell
-		sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' sh \
-			"$cg" "$@" >/dev/null 2>&1 & ;;
-	esac
+	# Checked here: the load runs in a subshell, its failure unseen.
+	if [ "$where" = cgroup ] && ! load_cgroup bench-load >/dev/null; then
+		echo "  warning: no cpu cgroup"
+		return 1
+	fi
+	(run_placed "$where" bench-load "$@") >/dev/null 2>&1 &
 	load_pid=$!
 	sleep 1	# let the hogs and forkers spin up
 }
@@ -523,7 +510,7 @@ part_latency() {
 				continue
 			fi
 			knob burst/wakeup_preempt "$(preempt_of "$id")"
-			[ -n "$kwhy" ] || knob burst/keep_delayed_lag "$(keep_of "$id")"
+			knob burst/keep_delayed_lag "$(keep_of "$id")"
 			hrtick_for latency "$id" "$r" "$hrtick" || continue
 			under_load latency "$id" "$r" "$(burst_of "$id")" \
 				"$(prefix_of "$id")" "${cmd[@]}"
@@ -531,7 +518,7 @@ part_latency() {
 	done
 	[ -z "$hrtick" ] || sched_feat "$hrtick"
 	knob burst/wakeup_preempt 0
-	[ -n "$kwhy" ] || knob burst/keep_delayed_lag 1
+	knob burst/keep_delayed_lag 1
 	knob burst/enabled 0
 }
 
@@ -556,7 +543,7 @@ part_compute() {
 				[ "$r" = 1 ] && skip compute "$id" "$kwhy"
 				continue
 			fi
-			[ -n "$kwhy" ] || knob burst/keep_delayed_lag "$(keep_of "$id")"
+			knob burst/keep_delayed_lag "$(keep_of "$id")"
 			if [ "${place[compute/$id]}" = - ]; then
 				knob burst/enabled 0
 				run_tool compute "$id" "$r" "${cmd[@]}"
@@ -566,7 +553,7 @@ part_compute() {
 			fi
 		done
 	done
-	[ -n "$kwhy" ] || knob burst/keep_delayed_lag 1
+	knob burst/keep_delayed_lag 1
 	knob burst/enabled 0
 }
 

@@ -18,6 +18,7 @@
 #   PIN      if set, taskset -c PIN for the probe (the hogs stay free)
 set -u
 : "${KO:?}" "${BIN:?}"
+. "$(dirname "$0")/lib.sh"
 CFGS=${CFGS:-off on}
 PLACES=${PLACES:-same autogroup cgroup}
 REPS=${REPS:-5} DUR=${DUR:-2} PIN=${PIN:-}
@@ -41,9 +42,7 @@ else
 fi
 base_slice=$(cat $dbg/sched/base_slice_ns)
 
-cg=/sys/fs/cgroup
-grep -qs " $cg cgroup2 " /proc/mounts || mount -t cgroup2 none $cg
-echo +cpu > $cg/cgroup.subtree_control && mkdir -p $cg/probe-hogs || exit 1
+load_cgroup probe-hogs > /dev/null || exit 1
 
 defaults() {
 	echo DELAY_ZERO > $feat
@@ -84,27 +83,16 @@ set_config() {
 	done
 }
 
-# hogs PLACEMENT, run in the background: it execs, so that $! is the
-# load's own PID (load reaps its hogs on SIGTERM).
-hogs() {
-	local load=("$BIN/load" --hogs 4 --duration $((DUR + 60)))
-	case $1 in
-	same) exec "${load[@]}" ;;
-	autogroup) exec setsid "${load[@]}" ;;
-	cgroup)
-		# shellcheck disable=SC2016 # for the inner shell
-		exec sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' \
-			sh "$cg/probe-hogs" "${load[@]}" ;;
-	esac
-}
-
 pct() { awk -v k="$1" '$0 ~ "^latency " k " " { printf "%.0f", $NF }'; }
 
 for r in $(seq 1 "$REPS"); do
 	for pl in $PLACES; do
 		for c in $CFGS; do
 			set_config "$c" || exit 1
-			hogs "$pl" > /dev/null 2>&1 &
+			# run_placed execs: $! is the load's own PID, and
+			# the load reaps its hogs on SIGTERM.
+			(run_placed "$pl" probe-hogs "$BIN/load" --hogs 4 \
+				--duration $((DUR + 60))) > /dev/null 2>&1 &
 			hog_pid=$!
 			sleep 1
 			out=$(${PIN:+taskset -c "$PIN"} "$BIN/wakeup_lat" \

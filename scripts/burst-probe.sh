@@ -74,7 +74,7 @@ fi
 make -s -C "$top/tools/bench" O="$work/bin" >&2
 # The guest reads its script as it runs: give it a copy that an edit of
 # the checkout cannot change under it.
-cp "$top/scripts/burst-probe-guest.sh" "$work/"
+cp "$top/scripts/burst-probe-guest.sh" "$top/scripts/lib.sh" "$work/"
 
 "$top/scripts/vm.sh" "${vmopt[@]}" --timeout 3600 --out "$work/out" "$kdir" -- \
 	env KO="$work/mod/sliceext.ko" BIN="$work/bin" CFGS="$cfgs" \

@@ -124,3 +124,35 @@ mainline_deb() {
 	fi
 	echo "$deb"
 }
+
+# In the guest, where a background load runs relative to the task measured
+# beside it (issue 13's placements): "same" (the caller's group),
+# "autogroup" (a session of its own, setsid) or "cgroup" (a cpu cgroup of
+# its own under cgroup v2, mounted and given +cpu here if need be).
+
+# load_cgroup NAME: create the cpu cgroup NAME under the root; its path.
+load_cgroup() {
+	local root=/sys/fs/cgroup
+	grep -qs "^[^ ]* $root cgroup2 " /proc/mounts ||
+		mount -t cgroup2 none "$root" 2>/dev/null || return 1
+	grep -qw cpu "$root/cgroup.subtree_control" ||
+		echo +cpu > "$root/cgroup.subtree_control" 2>/dev/null || return 1
+	mkdir -p "$root/$1" && echo "$root/$1"
+}
+
+# run_placed PLACEMENT CGROUP CMD...: exec CMD in PLACEMENT, CGROUP naming
+# the cgroup for "cgroup". Replaces the shell: run it in a subshell,
+#	(run_placed cgroup bench-load "$bin/load" --hogs 4) &
+run_placed() {
+	local where=$1 name=$2 cg
+	shift 2
+	case $where in
+	same) exec "$@" ;;
+	autogroup) exec setsid "$@" ;;
+	cgroup)
+		cg=$(load_cgroup "$name") || return 1
+		echo "$BASHPID" > "$cg/cgroup.procs" && exec "$@" ;;
+	esac
+	echo "run_placed: unknown placement '$where'" >&2
+	return 1
+}

@@ -36,6 +36,18 @@ check "stage_module copies what kbuild and dkms need" \
 	-f "$t/stage/module/sliceext.h" -a -d "$t/stage/uapi"
 check_eq "stage_module copies no tests or tools" "" \
 	"$(ls -d "$t/stage/tests" "$t/stage/tools" 2>/dev/null)"
+# shellcheck disable=SC2016 # for the inner shell
+(run_placed same x sh -c 'echo $$' > "$t/placed") &
+pid=$!
+wait $pid
+check_eq "run_placed same execs: its PID is the command's" "$pid" "$(cat "$t/placed")"
+# shellcheck disable=SC2016 # for the inner shell
+read -r pid sid < <( (run_placed autogroup x sh -c \
+	'read -r _ _ _ _ _ sid _ < /proc/$$/stat; echo "$$ $sid"') )
+check_eq "run_placed autogroup: the command leads a session of its own" "$pid" "$sid"
+check_fails "run_placed refuses an unknown placement" run_placed elsewhere x true
+check_eq "and says which" "run_placed: unknown placement 'elsewhere'" \
+	"$(run_placed elsewhere x true 2>&1)"
 uri=$(debian_main_uri)
 if [ -n "$uri" ]; then
 	check "debian_main_uri is a Debian archive, not security" \
