@@ -126,13 +126,21 @@ static int deadline_waiter(uint64_t run_ns)
 	return syscall(SYS_sched_setattr, 0, &attr, 0) ? -errno : 0;
 }
 
-/* Move the hog between CPU 0 and 1: each move wakes a stopper thread. */
+/*
+ * Move the hog between CPU 0 and 1 from a thread pinned to CPU 1. A move
+ * off CPU 0 finds the hog running there alone, request up, and wakes the
+ * stopper on CPU 0 to push it; a move back runs while this thread holds
+ * CPU 1, so the hog is queued there, not running, and moves without one.
+ * Unpinned, which kind a move was depended on where this thread woke.
+ */
 static unsigned int stop_waiter(pid_t hog_tid, uint64_t run_ns)
 {
 	uint64_t end = now_ns() + run_ns;
 	unsigned int moves = 0;
 	cpu_set_t set;
 
+	if (pin_cpu(1))
+		return 0;
 	while (now_ns() < end) {
 		CPU_ZERO(&set);
 		CPU_SET(moves & 1, &set);
@@ -251,8 +259,11 @@ TEST_F(guard, waiters_are_never_delayed)
 		EXPECT_GT(1000000ULL, delay);
 		break;
 	case STOP:
-		/* Nearly every move met the request that is always up. */
-		EXPECT_LE(moves / 2, (unsigned long long)denied_rt);
+		/*
+		 * Nearly every move off CPU 0, half of them, met the request
+		 * that is always up there.
+		 */
+		EXPECT_LE(moves / 2 * 3 / 4, (unsigned long long)denied_rt);
 		break;
 	default:
 		break;
