@@ -85,10 +85,8 @@ s1=$(burst_stat ancestor_steps) f1=$(burst_stat fork_process)
 echo "# fork_chain 1000 200: $res; $((s1 - s0)) ancestor steps over $((f1 - f0)) process forks"
 check "the chain forked" test $((f1 - f0)) -ge 1200
 check "at most 8 ancestor levels a fork" test $((s1 - s0)) -le $(((f1 - f0) * 8))
-# The rate itself is a benchmark (make bench, icount mode); shown here only.
-modprobe -r sliceext
-echo "# module unloaded: $("$SLICEEXT_BIN/fork_chain" 1000 200)"
-modprobe sliceext
+# The rate against the module unloaded is a benchmark (make bench, icount
+# mode), not a test: under a loaded host it alone took minutes here.
 
 # Zombies do not count: five hog children exit unreaped, then a child of
 # the same (sleepy) parent inherits no more than the parent's low penalty.
@@ -138,15 +136,16 @@ check_fails "the autogroup hog is in another autogroup" \
 	test "$(cat /proc/$aghog/autogroup)" = "$(cat /proc/$$/autogroup)"
 check_eq "their weights match their scores" "" "$(stale_weights)"
 kill "$cghog" "$aghog" 2>/dev/null
-wait 2>/dev/null
+wait "$cghog" "$aghog" 2>/dev/null
 rmdir /sys/fs/cgroup/sliceext-test 2>/dev/null
 
-# SCHED_IDLE: no score shown, whatever its burst.
-timeout 5 sh -c 'while :; do :; done' &
+# SCHED_IDLE: no score shown, whatever its burst. The hog is the shell
+# itself (no timeout wrapper, whose own score would be 0 anyway).
+sh -c 'while :; do :; done' &
 hog=$!
-sleep 2
+check "a hog gets a score" wait_until 10 scored $hog
 chrt -i -p 0 $hog
-check_eq "a SCHED_IDLE task shows score 0" 0 "$(burst_field $hog score)"
+check_eq "moved to SCHED_IDLE, it shows score 0" 0 "$(burst_field $hog score)"
 kill $hog 2>/dev/null; wait $hog 2>/dev/null
 
 check "modprobe -r sliceext" modprobe -r sliceext
