@@ -11,7 +11,8 @@
 #   KO       sliceext.ko         BIN     tools/bench binaries
 #   CFGS     configurations, each a "+" list of: off, on (burst/enabled, or
 #            on a BORE kernel, which needs no module, its sched_bore sysctl),
-#            ndz (NO_DELAY_ZERO), nrtp (NO_RUN_TO_PARITY), s4 (4 ms base
+#            ndz (NO_DELAY_ZERO), nrtp (NO_RUN_TO_PARITY), hrtick (HRTICK:
+#            slices end on time, not at the next tick), s4 (4 ms base
 #            slice), KNOB=VALUE (a burst/ knob)
 #   PLACES   same, autogroup (setsid), cgroup (a cpu cgroup of their own)
 #   REPS     runs per point      DUR     seconds per run
@@ -47,6 +48,7 @@ load_cgroup probe-hogs > /dev/null || exit 1
 defaults() {
 	echo DELAY_ZERO > $feat
 	echo RUN_TO_PARITY > $feat
+	echo NO_HRTICK > $feat
 	if [ "$KO" = none ]; then
 		echo 0 > $bore
 		return
@@ -76,6 +78,7 @@ set_config() {
 		on) burst_on ;;
 		ndz) echo NO_DELAY_ZERO > $feat ;;
 		nrtp) echo NO_RUN_TO_PARITY > $feat ;;
+		hrtick) echo HRTICK > $feat ;;
 		s4) echo 4000000 > $dbg/sched/base_slice_ns ;;
 		*=*) echo "${part#*=}" > "$burst/${part%%=*}" || return 1 ;;
 		*) echo "unknown config part: $part" >&2; return 1 ;;

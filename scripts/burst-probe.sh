@@ -11,7 +11,7 @@
 #                               [--configs "off on ..."]
 #                               [--places "same autogroup cgroup"]
 #                               [--pin CPU]
-#   configs: "+" lists of off, on, ndz, nrtp, s4, KNOB=VALUE
+#   configs: "+" lists of off, on, ndz, nrtp, hrtick, s4, KNOB=VALUE
 #            (scripts/burst-probe-guest.sh says what each is)
 #
 # Environment: SLICEEXT_KDIR=DIR probes this kernel directory (laid out as
