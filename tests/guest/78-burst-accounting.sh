@@ -85,8 +85,9 @@ s1=$(burst_stat ancestor_steps) f1=$(burst_stat fork_process)
 echo "# fork_chain 1000 200: $res; $((s1 - s0)) ancestor steps over $((f1 - f0)) process forks"
 check "the chain forked" test $((f1 - f0)) -ge 1200
 check "at most 8 ancestor levels a fork" test $((s1 - s0)) -le $(((f1 - f0) * 8))
-# The rate against the module unloaded is a benchmark (make bench, icount
-# mode), not a test: under a loaded host it alone took minutes here.
+# The walk's bound is what is asserted; the fork rate beside the module
+# unloaded is a timing, which CI does not judge (printed by fork_chain,
+# run it by hand: under a loaded host one run took minutes here).
 
 # Zombies do not count: five hog children exit unreaped, then a child of
 # the same (sleepy) parent inherits no more than the parent's low penalty.
