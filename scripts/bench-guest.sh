@@ -167,18 +167,17 @@ tool_missing() {	# NAME...: print why one is missing
 
 # start_load PLACEMENT PREFIX... -- LOAD-ARGS...; stop_load.
 start_load() {
-	local where=$1 pre=()
+	local where=$1 cg='' pre=()
 	shift
 	while [ "$1" != -- ]; do pre+=("$1"); shift; done
 	shift
 	# Its own --duration is a safety net only: it is stopped after the run.
 	set -- "${pre[@]}" "$bin/load" "$@" --duration $((4 * duration + 120))
-	# Checked here: the load runs in a subshell, its failure unseen.
-	if [ "$where" = cgroup ] && ! load_cgroup bench-load >/dev/null; then
-		echo "  warning: no cpu cgroup"
-		return 1
+	if [ "$where" = cgroup ]; then
+		cg=$(load_cgroup bench-load) ||
+			{ echo "  warning: no cpu cgroup"; return 1; }
 	fi
-	(run_placed "$where" bench-load "$@") >/dev/null 2>&1 &
+	(run_placed "$where" "$cg" "$@") >/dev/null 2>&1 &
 	load_pid=$!
 	sleep 1	# let the hogs and forkers spin up
 }

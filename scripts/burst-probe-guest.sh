@@ -43,7 +43,7 @@ else
 fi
 base_slice=$(cat $dbg/sched/base_slice_ns)
 
-load_cgroup probe-hogs > /dev/null || exit 1
+cg=$(load_cgroup probe-hogs) || exit 1
 
 defaults() {
 	echo DELAY_ZERO > $feat
@@ -94,7 +94,7 @@ for r in $(seq 1 "$REPS"); do
 			set_config "$c" || exit 1
 			# run_placed execs: $! is the load's own PID, and
 			# the load reaps its hogs on SIGTERM.
-			(run_placed "$pl" probe-hogs "$BIN/load" --hogs 4 \
+			(run_placed "$pl" "$cg" "$BIN/load" --hogs 4 \
 				--duration $((DUR + 60))) > /dev/null 2>&1 &
 			hog_pid=$!
 			sleep 1

@@ -140,18 +140,17 @@ load_cgroup() {
 	mkdir -p "$root/$1" && echo "$root/$1"
 }
 
-# run_placed PLACEMENT CGROUP CMD...: exec CMD in PLACEMENT, CGROUP naming
-# the cgroup for "cgroup". Replaces the shell: run it in a subshell,
-#	(run_placed cgroup bench-load "$bin/load" --hogs 4) &
+# run_placed PLACEMENT CGROUP CMD...: exec CMD in PLACEMENT, CGROUP being
+# the directory load_cgroup made for "cgroup" (made once, by the caller,
+# who then sees it fail). Replaces the shell: run it in a subshell,
+#	(run_placed cgroup "$cg" "$bin/load" --hogs 4) &
 run_placed() {
-	local where=$1 name=$2 cg
+	local where=$1 cg=$2
 	shift 2
 	case $where in
 	same) exec "$@" ;;
 	autogroup) exec setsid "$@" ;;
-	cgroup)
-		cg=$(load_cgroup "$name") || return 1
-		echo "$BASHPID" > "$cg/cgroup.procs" && exec "$@" ;;
+	cgroup) echo "$BASHPID" > "$cg/cgroup.procs" && exec "$@" ;;
 	esac
 	echo "run_placed: unknown placement '$where'" >&2
 	return 1

@@ -45,6 +45,11 @@ check_eq "run_placed same execs: its PID is the command's" "$pid" "$(cat "$t/pla
 read -r pid sid < <( (run_placed autogroup x sh -c \
 	'read -r _ _ _ _ _ sid _ < /proc/$$/stat; echo "$$ $sid"') )
 check_eq "run_placed autogroup: the command leads a session of its own" "$pid" "$sid"
+mkdir "$t/cg"
+# shellcheck disable=SC2016 # for the inner shell
+pid=$( (run_placed cgroup "$t/cg" sh -c 'echo $$') )
+check_eq "run_placed cgroup: the command's own PID joins the cgroup" \
+	"$pid" "$(cat "$t/cg/cgroup.procs")"
 check_fails "run_placed refuses an unknown placement" run_placed elsewhere x true
 check_eq "and says which" "run_placed: unknown placement 'elsewhere'" \
 	"$(run_placed elsewhere x true 2>&1)"
