@@ -43,7 +43,7 @@ static u32 burst_half_lag_clamp = 1;
 static u32 burst_group_placement;
 static u32 burst_keep_delayed_lag = 1;
 static u32 burst_wakeup_unprotect = 1;
-static u32 burst_wakeup_preempt;
+static u32 burst_wakeup_preempt = 1;
 
 /*
  * How far up the process tree fork inheritance looks for relatives. A
@@ -229,10 +229,12 @@ int sliceext_keep_delayed_lag(struct task_struct *p)
  * EEVDF still decides, on eligibility and deadlines. With wakeup_preempt
  * (BORE 6.7's rule), one whose score is lower preempts it even where
  * EEVDF would keep the running side for an earlier deadline: the core
- * makes it the next buddy if its side is eligible, so fairness holds.
- * That is meant for task groups, whose weights scores do not change;
- * measured, it did not beat wakeup_unprotect alone (docs/burst.md), so it
- * is off by default.
+ * makes it the next buddy if its side is eligible, so fairness holds,
+ * and does the same when the running task already has to reschedule.
+ * Without it, a hog that a wakeup preempted part-way through its slice
+ * keeps that slice's early deadline, wins the next pick over the woken
+ * task, and runs to the next tick: within one group, the waits of 3 to 7
+ * ms that a trace of the pick showed (docs/burst.md).
  */
 int sliceext_wakeup_unprotect(struct task_struct *p, struct task_struct *curr)
 {
@@ -475,7 +477,7 @@ MODULE_PARM_DESC(burst_group_placement, "Placement tweaks for task group entitie
 module_param_cb(burst_wakeup_unprotect, &sliceext_knob_param_ops, &burst_knobs[9], 0644);
 MODULE_PARM_DESC(burst_wakeup_unprotect, "A waking task with a lower penalty ends the running one's slice protection (0-1, default 1)");
 module_param_cb(burst_wakeup_preempt, &sliceext_knob_param_ops, &burst_knobs[10], 0644);
-MODULE_PARM_DESC(burst_wakeup_preempt, "A waking task with a lower score preempts the running one while eligible (0-1, default 0)");
+MODULE_PARM_DESC(burst_wakeup_preempt, "A waking task with a lower score preempts the running one while eligible (0-1, default 1)");
 module_param_cb(burst_keep_delayed_lag, &sliceext_knob_param_ops, &burst_knobs[11], 0644);
 MODULE_PARM_DESC(burst_keep_delayed_lag, "A dequeue delayed by DELAY_DEQUEUE keeps the lag earned while waiting, as with NO_DELAY_ZERO (0-1, default 1)");
 

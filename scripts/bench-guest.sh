@@ -470,8 +470,8 @@ under_load() {
 }
 
 # The knobs the point needs and the prefix for its load.
-burst_of() { case $1 in on|*_on|*on_preempt|*on_nokeep) echo 1 ;; *) echo 0 ;; esac; }
-preempt_of() { case $1 in *_preempt) echo 1 ;; *) echo 0 ;; esac; }
+burst_of() { case $1 in on|*_on|*on_nopreempt|*on_nokeep) echo 1 ;; *) echo 0 ;; esac; }
+preempt_of() { case $1 in *_nopreempt) echo 0 ;; *) echo 1 ;; esac; }
 keep_of() { case $1 in *_nokeep) echo 0 ;; *) echo 1 ;; esac; }
 prefix_of() {
 	case $1 in
@@ -500,7 +500,7 @@ part_latency() {
 				[ "$r" = 1 ] && skip latency "$id" "$bwhy"
 				continue
 			fi
-			if [ "$(preempt_of "$id")" = 1 ] && [ -n "$pwhy" ]; then
+			if [ "$(preempt_of "$id")" = 0 ] && [ -n "$pwhy" ]; then
 				[ "$r" = 1 ] && skip latency "$id" "$pwhy"
 				continue
 			fi
@@ -516,7 +516,7 @@ part_latency() {
 		done
 	done
 	[ -z "$hrtick" ] || sched_feat "$hrtick"
-	knob burst/wakeup_preempt 0
+	knob burst/wakeup_preempt 1
 	knob burst/keep_delayed_lag 1
 	knob burst/enabled 0
 }

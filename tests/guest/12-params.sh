@@ -25,7 +25,7 @@ burst_wakeup_half_slice burst/wakeup_half_slice 1 0 1
 burst_half_lag_clamp burst/half_lag_clamp 1 0 1
 burst_group_placement burst/group_placement 0 0 1
 burst_wakeup_unprotect burst/wakeup_unprotect 1 0 1
-burst_wakeup_preempt burst/wakeup_preempt 0 0 1
+burst_wakeup_preempt burst/wakeup_preempt 1 0 1
 burst_keep_delayed_lag burst/keep_delayed_lag 1 0 1"
 
 check "modprobe sliceext" modprobe sliceext

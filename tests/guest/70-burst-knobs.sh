@@ -20,7 +20,7 @@ check_knob $d/wakeup_half_slice 1 0 1
 check_knob $d/half_lag_clamp 1 0 1
 check_knob $d/group_placement 0 0 1
 check_knob $d/wakeup_unprotect 1 0 1
-check_knob $d/wakeup_preempt 0 0 1
+check_knob $d/wakeup_preempt 1 0 1
 check_knob $d/keep_delayed_lag 1 0 1
 
 check_eq "stats mode 0644" 644 "$(stat -c %a $d/stats)"

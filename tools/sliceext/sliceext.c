@@ -81,7 +81,7 @@ static const struct knob {
 	{ "burst/half_lag_clamp",	"burst_half_lag_clamp",	0, 1, 1 },
 	{ "burst/group_placement",	"burst_group_placement", 0, 1, 0 },
 	{ "burst/wakeup_unprotect",	"burst_wakeup_unprotect", 0, 1, 1 },
-	{ "burst/wakeup_preempt",	"burst_wakeup_preempt",	0, 1, 0 },
+	{ "burst/wakeup_preempt",	"burst_wakeup_preempt",	0, 1, 1 },
 	{ "burst/keep_delayed_lag",	"burst_keep_delayed_lag", 0, 1, 1 },
 };
 
