@@ -522,7 +522,7 @@ part_latency() {
 }
 
 part_compute() {
-	local why bwhy kwhy r id cmd
+	local why bwhy kwhy pwhy r id cmd
 	echo "== c) compute: one thread alone and under load --hogs $load_hogs" \
 		"--forkers $load_forkers"
 	cmd=("$bin/compute" --threads 1)
@@ -532,6 +532,7 @@ part_compute() {
 	fi
 	bwhy=$(knob_missing burst/enabled)
 	kwhy=$(knob_missing burst/keep_delayed_lag)
+	pwhy=$(knob_missing burst/wakeup_preempt)
 	for r in $(seq 1 "$repeat"); do
 		for id in $(points compute); do
 			if [ "$(burst_of "$id")" = 1 ] && [ -n "$bwhy" ]; then
@@ -542,7 +543,12 @@ part_compute() {
 				[ "$r" = 1 ] && skip compute "$id" "$kwhy"
 				continue
 			fi
+			if [ "$(preempt_of "$id")" = 0 ] && [ -n "$pwhy" ]; then
+				[ "$r" = 1 ] && skip compute "$id" "$pwhy"
+				continue
+			fi
 			knob burst/keep_delayed_lag "$(keep_of "$id")"
+			knob burst/wakeup_preempt "$(preempt_of "$id")"
 			if [ "${place[compute/$id]}" = - ]; then
 				knob burst/enabled 0
 				run_tool compute "$id" "$r" "${cmd[@]}"
@@ -553,6 +559,7 @@ part_compute() {
 		done
 	done
 	knob burst/keep_delayed_lag 1
+	knob burst/wakeup_preempt 1
 	knob burst/enabled 0
 }
 
