@@ -16,8 +16,10 @@
 #   --parts LIST       comma list of lock,latency,compute,overhead (default all)
 #   --repeat N         runs per point (default 5)
 #   --duration S       seconds per run (default 5)
-#   --kernel LABEL     release, test (6.12 + sliceext), stock or mainline:
-#                      which points run, recorded with every run
+#   --kernel LABEL     release, test (6.12 + sliceext), stock, mainline or
+#                      bore (a kernel with BORE's patch, compared through
+#                      its sched_bore sysctl): which points run, recorded
+#                      with every run
 #   --mode MODE        tcg or icount: how the VM runs (scripts/vm.sh),
 #                      recorded with the boot (default tcg)
 #   --results FILE     where the JSON lines go (default /out/bench.jsonl)
@@ -45,8 +47,8 @@ while [ $# -gt 0 ]; do
 done
 case $kernel in
 release|test) kind=sliceext ;;
-stock|mainline) kind=$kernel ;;
-*) echo "bench-guest.sh: --kernel is release, test, stock or mainline" >&2
+stock|mainline|bore) kind=$kernel ;;
+*) echo "bench-guest.sh: --kernel is release, test, stock, mainline or bore" >&2
    exit 2 ;;
 esac
 
@@ -141,6 +143,27 @@ knob_missing() {	# FILE...: print why: no module, or the first missing knob
 knob() {	# FILE VALUE; a missing file is fine (checked by the caller)
 	[ -e "$d/$1" ] || return 0
 	echo "$2" > "$d/$1" || echo "  warning: could not write $2 to $d/$1"
+}
+
+# Burst scheduling on (1) or off (0): sliceext's knob, or on a BORE
+# kernel its sysctl, so that the same points compare the two.
+bore_sysctl=/proc/sys/kernel/sched_bore
+burst_missing() {	# print why it cannot be switched
+	if [ "$kind" = bore ]; then
+		[ -w "$bore_sysctl" ] && return 1
+		echo "no $bore_sysctl on this kernel ($kernel)"
+		return 0
+	fi
+	knob_missing burst/enabled
+}
+
+burst_set() {
+	if [ "$kind" = bore ]; then
+		echo "$1" > "$bore_sysctl" ||
+			echo "  warning: could not write $1 to $bore_sysctl"
+	else
+		knob burst/enabled "$1"
+	fi
 }
 
 # The extension's length, on either kernel.
@@ -459,7 +482,7 @@ under_load() {
 	local part=$1 id=$2 r=$3 burst=$4 lpre
 	read -ra lpre <<<"$5"
 	shift 5
-	knob burst/enabled "$burst"
+	burst_set "$burst"
 	if ! start_load "${place[$part/$id]}" "${lpre[@]}" -- \
 		--hogs "$load_hogs" --forkers "$load_forkers"; then
 		fail_run "$part" "$id" "$r" "could not place the load (${place[$part/$id]})"
@@ -490,7 +513,7 @@ part_latency() {
 		skip_part latency "$why"
 		return
 	fi
-	bwhy=$(knob_missing burst/enabled)
+	bwhy=$(burst_missing)
 	pwhy=$(knob_missing burst/wakeup_preempt)
 	kwhy=$(knob_missing burst/keep_delayed_lag)
 	hrtick=$(hrtick_default)
@@ -518,7 +541,7 @@ part_latency() {
 	[ -z "$hrtick" ] || sched_feat "$hrtick"
 	knob burst/wakeup_preempt 1
 	knob burst/keep_delayed_lag 1
-	knob burst/enabled 0
+	burst_set 0
 }
 
 part_compute() {
@@ -530,7 +553,7 @@ part_compute() {
 		skip_part compute "$why"
 		return
 	fi
-	bwhy=$(knob_missing burst/enabled)
+	bwhy=$(burst_missing)
 	kwhy=$(knob_missing burst/keep_delayed_lag)
 	pwhy=$(knob_missing burst/wakeup_preempt)
 	for r in $(seq 1 "$repeat"); do
@@ -550,7 +573,7 @@ part_compute() {
 			knob burst/keep_delayed_lag "$(keep_of "$id")"
 			knob burst/wakeup_preempt "$(preempt_of "$id")"
 			if [ "${place[compute/$id]}" = - ]; then
-				knob burst/enabled 0
+				burst_set 0
 				run_tool compute "$id" "$r" "${cmd[@]}"
 			else
 				under_load compute "$id" "$r" "$(burst_of "$id")" \
@@ -560,7 +583,7 @@ part_compute() {
 	done
 	knob burst/keep_delayed_lag 1
 	knob burst/wakeup_preempt 1
-	knob burst/enabled 0
+	burst_set 0
 }
 
 # ---- main ------------------------------------------------------------------

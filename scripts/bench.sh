@@ -20,8 +20,10 @@
 #                    --icount), not only the overhead's
 #   --repeat N       runs per point (default 5)
 #   --duration S     seconds per run (default 5)
-#   --parts LIST     comma list of lock,latency,compute,overhead,mainline
-#                    (mainline: the lock table on mainline 7.3)
+#   --parts LIST     comma list of lock,latency,compute,overhead,mainline,
+#                    bore (mainline: the lock table on mainline 7.3; bore:
+#                    the latency and compute rows on a BORE kernel, given
+#                    as SLICEEXT_BORE_KDIR; never in the default list)
 #   --json FILE      also save every raw result (JSON lines) to FILE
 #   --out DIR        where the results, the table and the pictures go
 #                    (default ~/.cache/sliceext/bench-last)
@@ -34,6 +36,11 @@
 #                              scripts/kernel.sh's) instead of building one
 #   SLICEEXT_STOCK_KDIR=DIR    the same for the stock kernel
 #   SLICEEXT_MAINLINE_KDIR=DIR the same for mainline 7.3
+#   SLICEEXT_BORE_KDIR=DIR     a 6.12 kernel with BORE's patch instead of
+#                              sliceext's, laid out the same way, for
+#                              --parts bore (docs/benchmarks.md: the
+#                              project cannot build one: the patch is not
+#                              in Debian)
 #
 # DIR holds results.jsonl (scripts/bench-report.py DIR/results.jsonl prints
 # the table again), report.md (the table) and bench-PART.svg.
@@ -85,12 +92,17 @@ if [ "$repeat" -lt 1 ] || [ "$duration" -lt 1 ]; then
 fi
 for p in ${parts//,/ }; do
 	case $p in
-	lock|latency|compute|overhead|mainline) ;;
+	lock|latency|compute|overhead|mainline|bore) ;;
 	*) echo "bench.sh: unknown part '$p' in --parts (lock, latency," \
-		"compute, overhead, mainline)" >&2; exit 2 ;;
+		"compute, overhead, mainline, bore)" >&2; exit 2 ;;
 	esac
 done
 has_part() { case ",$parts," in *",$1,"*) return 0 ;; esac; return 1; }
+if has_part bore && [ -z "${SLICEEXT_BORE_KDIR:-}" ]; then
+	echo "bench.sh: --parts bore needs SLICEEXT_BORE_KDIR, a kernel with" \
+		"BORE's patch (docs/benchmarks.md)" >&2
+	exit 2
+fi
 # The parts the release kernel's main boot runs.
 main_parts=
 for p in lock latency compute; do
@@ -189,6 +201,10 @@ ko=(--ko "$work/mod/sliceext.ko")
 	run_vm "$flavour" "$kdir" $mode "$main_parts" \
 		"$(npoints sliceext "$main_parts")" "${ko[@]}"
 [ -z "$mkdir" ] || run_vm mainline "$mkdir" $mode lock "$(npoints mainline lock)"
+if has_part bore; then
+	run_vm bore "$SLICEEXT_BORE_KDIR" $mode latency,compute \
+		"$(npoints bore latency,compute)"
+fi
 if has_part overhead; then
 	run_vm "$flavour" "$kdir" icount overhead 3 "${ko[@]}"
 	run_vm stock "$skdir" icount overhead 1

@@ -68,7 +68,7 @@ for bad in "--bogus" "--repeat x" "--duration 1.5" "--kernel stock"; do
 	check_eq "bench.sh $bad: exit status 2" 2 "$?"
 	check "bench.sh $bad: says why" grep -q "^bench.sh: " <<<"$err"
 done
-for bad in "--parts lock,bogus" "--repeat 0" "--out"; do
+for bad in "--parts lock,bogus" "--repeat 0" "--out" "--parts bore"; do
 	# shellcheck disable=SC2086
 	err=$("$top/scripts/bench.sh" $bad 2>&1 >/dev/null)
 	check_eq "bench.sh $bad: exit status 2" 2 "$?"
@@ -96,7 +96,7 @@ for n, line in enumerate(open(sys.argv[1]), 1):
     f = line.rstrip("\n").split("\t")
     assert len(f) == 6, "line %d: %d fields" % (n, len(f))
     part, pid, kernel, base, place, label = f
-    assert kernel in ("sliceext", "mainline", "stock"), "line %d" % n
+    assert kernel in ("sliceext", "mainline", "stock", "bore"), "line %d" % n
     assert place in ("same", "autogroup", "cgroup", "-"), "line %d" % n
     parts.setdefault(part, []).append(f)
 for part, rows in parts.items():
