@@ -284,19 +284,44 @@ static u32 burst_sample_threads(struct task_struct *leader,
 }
 
 /*
- * Children of @parent but @child. As in BORE, a parent hungrier than its
- * children passes on its own penalty instead: the first child of a hog is
- * a hog. tasklist_lock held.
+ * The task that says what a process with a single child will do: a shell
+ * waiting for its job, or a make for its compiler, sleeps, and its own
+ * penalty says nothing of the work it starts. BORE's ancestor hub looks
+ * at the end of such a line too; no deeper than BURST_ANCESTOR_DEPTH
+ * levels. tasklist_lock held.
+ */
+static struct task_struct *burst_line_end(struct task_struct *t)
+{
+	unsigned int depth;
+
+	for (depth = 0; depth < BURST_ANCESTOR_DEPTH &&
+	     list_is_singular(&t->children); depth++) {
+		t = list_first_entry(&t->children, struct task_struct, sibling);
+		sliceext_burst_stat_inc(SLICEEXT_BURST_DESCENDANT_STEPS);
+	}
+	return t;
+}
+
+/*
+ * Children of @parent but @line, the one that leads to @child (@child
+ * itself when @parent is its parent), each seen through burst_line_end()
+ * if @descend: the relatives' work, not the line's own. As in BORE, a
+ * parent hungrier than its children passes on its own penalty instead:
+ * the first child of a hog is a hog. tasklist_lock held.
  */
 static u32 burst_sample_children(struct task_struct *parent,
-				 struct task_struct *child)
+				 struct task_struct *line,
+				 struct task_struct *child, bool descend)
 {
 	struct burst_avg avg = {};
-	struct task_struct *t;
+	struct task_struct *t, *s;
 
 	list_for_each_entry(t, &parent->children, sibling) {
-		if (burst_sample_ok(t, child) &&
-		    !burst_avg_add(&avg, burst_task_penalty(t)))
+		if (t == line)
+			continue;
+		s = descend ? burst_line_end(t) : t;
+		if (burst_sample_ok(s, child) &&
+		    !burst_avg_add(&avg, burst_task_penalty(s)))
 			break;
 	}
 	return max(burst_avg_get(&avg), burst_task_penalty(parent));
@@ -321,10 +346,14 @@ struct burst_fork {
 
 /*
  * The relatives a new process inherits from, under tasklist_lock (one
- * acquisition for the whole walk): its parent's children, or those of the
- * nearest ancestor that has children besides the line leading to it (a
- * shell's jobs, a make's compilers), looking no further than
- * BURST_ANCESTOR_DEPTH levels up.
+ * acquisition for the whole walk): its parent's other children, or those
+ * of the nearest ancestor that has children besides the line leading to
+ * it (a shell's jobs, a make's compilers), looking no further than
+ * BURST_ANCESTOR_DEPTH levels up; with BURST_INHERIT_ANCESTOR each seen
+ * at the end of its single-child line. The child's own line is left out:
+ * a forker waiting for its one child has a sleeper's penalty, and
+ * averaging it in would make every child it forks lighter than the work
+ * it does (docs/burst.md, "The cost").
  */
 static struct task_struct *burst_parent(struct task_struct *t)
 {
@@ -335,20 +364,23 @@ static struct task_struct *burst_parent(struct task_struct *t)
 static void burst_inherit_locked(void *data)
 {
 	struct burst_fork *f = data;
-	struct task_struct *anc = burst_parent(f->child);
+	struct task_struct *line = f->child, *anc = burst_parent(line);
+	bool ancestor = READ_ONCE(burst_inherit_type) == BURST_INHERIT_ANCESTOR;
 	unsigned int depth;
 
-	if (READ_ONCE(burst_inherit_type) == BURST_INHERIT_ANCESTOR) {
+	if (ancestor) {
 		for (depth = 0; depth < BURST_ANCESTOR_DEPTH; depth++) {
 			if (!list_is_singular(&anc->children) ||
 			    burst_parent(anc) == anc || !burst_parent(anc)->pid)
 				break;
+			line = anc;
 			anc = burst_parent(anc);
 			sliceext_burst_stat_inc(SLICEEXT_BURST_ANCESTOR_STEPS);
 		}
 	}
 	if (!burst_cached(&burst_of(anc)->child_cache, f->now, &f->penalty)) {
-		f->penalty = burst_sample_children(anc, f->child);
+		f->penalty = burst_sample_children(anc, line, f->child,
+						   ancestor);
 		WRITE_ONCE(burst_of(anc)->child_cache,
 			   burst_cache_pack(f->penalty, f->now));
 	}

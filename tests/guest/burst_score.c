@@ -351,6 +351,71 @@ TEST_F(burst, second_child_of_hog_inherits_from_hog)
 	check_inherited(_metadata, 2);
 }
 
+/*
+ * inherit_type 2, a forker among hogs (a make beside CPU-bound jobs): the
+ * forker sleeps while its one child works, so its own penalty says
+ * nothing of that work. Its next child inherits from the other relatives,
+ * the hogs, not an average that counts the sleeping forker: in the
+ * benchmark's compute part, forked children lighter than the hogs took
+ * the compute thread's CPU (docs/burst.md, "The cost").
+ */
+static void __attribute__((noreturn)) forker_among_hogs(int fd)
+{
+	struct burst_line h1, h2, f, c;
+	pid_t hog1 = spawn_hog(0), hog2 = spawn_hog(0), forker, child;
+	int i;
+
+	if (hog1 < 0 || hog2 < 0)
+		_exit(1);
+	sleep_ms(1000);
+	forker = fork();
+	if (forker == 0) {
+		/* Sleep its inherited penalty off; outlive the 75 ms cache. */
+		for (i = 0; i < 20; i++)
+			sleep_ms(5);
+		if (read_burst(hog1, &h1) || read_burst(hog2, &h2) ||
+		    read_burst(getpid(), &f))
+			_exit(1);
+		child = spawn_hog(0);
+		if (child < 0 || read_burst(child, &c))
+			_exit(1);
+		dprintf(fd, "%u %u %u %u\n", h1.penalty, h2.penalty,
+			f.penalty, c.penalty);
+		kill(0, SIGKILL);
+	}
+	waitpid(forker, NULL, 0);
+	_exit(1);
+}
+
+TEST_F(burst, forker_child_inherits_relatives_work)
+{
+	unsigned int h1, h2, f, c, hog;
+	char buf[128] = "";
+	int fds[2];
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(fds));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		setpgid(0, 0);
+		close(fds[0]);
+		forker_among_hogs(fds[1]);
+	}
+	close(fds[1]);
+	ASSERT_LT(0, read(fds[0], buf, sizeof(buf) - 1));
+	waitpid(pid, NULL, 0);
+	close(fds[0]);
+	ASSERT_EQ(4, sscanf(buf, "%u %u %u %u", &h1, &h2, &f, &c));
+	hog = h1 < h2 ? h1 : h2;
+	TH_LOG("hogs' penalties %u and %u, the forker's %u, its child's %u",
+	       h1, h2, f, c);
+	/* The setup: hogs well scored, the forker a sleeper. */
+	ASSERT_LE(2 * 256, hog);
+	ASSERT_LT(f, hog / 2);
+	ASSERT_LE(hog, c);
+}
+
 /* inherit_type 0: nothing inherited. */
 TEST_F(burst, no_inheritance_with_type_0)
 {
