@@ -292,30 +292,50 @@ struct fork_report {
 	unsigned long long child_burst;
 };
 
-/* Run fork_and_report() in a process group of its own; read its line. */
-static int run_fork_report(struct __test_metadata *_metadata, int forks,
-			   struct fork_report *r)
+/*
+ * Run @report(fd, @arg) in a child leading a process group of its own, so
+ * that it may kill(0, SIGKILL) whatever it forked, and read the line it
+ * writes to fd into @buf. 0, or -1 if it wrote none.
+ */
+static int run_reporter(void (*report)(int fd, int arg), int arg,
+			char *buf, size_t len)
 {
-	char buf[128] = "";
 	int fds[2];
+	ssize_t n;
 	pid_t pid;
 
 	if (pipe(fds))
 		return -1;
 	pid = fork();
-	if (pid < 0)
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
 		return -1;
+	}
 	if (pid == 0) {
 		setpgid(0, 0);
 		close(fds[0]);
-		fork_and_report(fds[1], forks);
+		report(fds[1], arg);
 		_exit(1);
 	}
 	close(fds[1]);
-	if (read(fds[0], buf, sizeof(buf) - 1) <= 0)
-		return -1;
+	n = read(fds[0], buf, len - 1);
 	waitpid(pid, NULL, 0);
 	close(fds[0]);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	return 0;
+}
+
+/* Run fork_and_report(); read its line. */
+static int run_fork_report(struct __test_metadata *_metadata, int forks,
+			   struct fork_report *r)
+{
+	char buf[128];
+
+	if (run_reporter(fork_and_report, forks, buf, sizeof(buf)))
+		return -1;
 	if (sscanf(buf, "%u %u %llu", &r->parent_penalty, &r->child_penalty,
 		   &r->child_burst) != 3)
 		return -1;
@@ -359,7 +379,7 @@ TEST_F(burst, second_child_of_hog_inherits_from_hog)
  * benchmark's compute part, forked children lighter than the hogs took
  * the compute thread's CPU (docs/burst.md, "The cost").
  */
-static void __attribute__((noreturn)) forker_among_hogs(int fd)
+static void forker_among_hogs(int fd, int unused)
 {
 	struct burst_line h1, h2, f, c;
 	pid_t hog1 = spawn_hog(0), hog2 = spawn_hog(0), forker, child;
@@ -390,22 +410,9 @@ static void __attribute__((noreturn)) forker_among_hogs(int fd)
 TEST_F(burst, forker_child_inherits_relatives_work)
 {
 	unsigned int h1, h2, f, c, hog;
-	char buf[128] = "";
-	int fds[2];
-	pid_t pid;
+	char buf[128];
 
-	ASSERT_EQ(0, pipe(fds));
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (pid == 0) {
-		setpgid(0, 0);
-		close(fds[0]);
-		forker_among_hogs(fds[1]);
-	}
-	close(fds[1]);
-	ASSERT_LT(0, read(fds[0], buf, sizeof(buf) - 1));
-	waitpid(pid, NULL, 0);
-	close(fds[0]);
+	ASSERT_EQ(0, run_reporter(forker_among_hogs, 0, buf, sizeof(buf)));
 	ASSERT_EQ(4, sscanf(buf, "%u %u %u %u", &h1, &h2, &f, &c));
 	hog = h1 < h2 ? h1 : h2;
 	TH_LOG("hogs' penalties %u and %u, the forker's %u, its child's %u",
@@ -437,37 +444,34 @@ static void *spin_thread(void *arg)
 	return NULL;
 }
 
-/* A new thread starts from its group's average: here the hog's own. */
-TEST_F(burst, thread_inherits_group_average)
+/* A hog starts a spinning thread: report "hog_penalty thread_penalty". */
+static void thread_report(int fd, int unused)
 {
 	struct burst_line me, t = {};
 	pthread_t th;
-	char buf[64] = "";
-	int fds[2];
-	pid_t pid;
 
-	ASSERT_EQ(0, pipe(fds));
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (pid == 0) {
-		close(fds[0]);
-		spin_until_burst(1000 * MSEC, &me);
-		read_burst(getpid(), &me);
-		if (pthread_create(&th, NULL, spin_thread, NULL))
-			_exit(1);
-		spin_ns(10 * MSEC);
-		if (!spin_tid || read_burst(spin_tid, &t))
-			_exit(1);
-		dprintf(fds[1], "%u %u\n", me.penalty, t.penalty);
-		_exit(0);
-	}
-	close(fds[1]);
-	ASSERT_LT(0, read(fds[0], buf, sizeof(buf) - 1));
-	waitpid(pid, NULL, 0);
-	ASSERT_EQ(2, sscanf(buf, "%u %u", &me.penalty, &t.penalty));
-	TH_LOG("group penalty %u, new thread %u", me.penalty, t.penalty);
-	ASSERT_LT(0, me.penalty);
-	ASSERT_LE(me.penalty, t.penalty);
+	spin_until_burst(1000 * MSEC, &me);
+	read_burst(getpid(), &me);
+	if (pthread_create(&th, NULL, spin_thread, NULL))
+		_exit(1);
+	spin_ns(10 * MSEC);
+	if (!spin_tid || read_burst(spin_tid, &t))
+		_exit(1);
+	dprintf(fd, "%u %u\n", me.penalty, t.penalty);
+	_exit(0);
+}
+
+/* A new thread starts from its group's average: here the hog's own. */
+TEST_F(burst, thread_inherits_group_average)
+{
+	unsigned int group, thread;
+	char buf[64];
+
+	ASSERT_EQ(0, run_reporter(thread_report, 0, buf, sizeof(buf)));
+	ASSERT_EQ(2, sscanf(buf, "%u %u", &group, &thread));
+	TH_LOG("group penalty %u, new thread %u", group, thread);
+	ASSERT_LT(0, group);
+	ASSERT_LE(group, thread);
 }
 
 TEST_HARNESS_MAIN
