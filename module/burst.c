@@ -44,6 +44,10 @@ static u32 burst_group_placement;
 static u32 burst_keep_delayed_lag = 1;
 static u32 burst_wakeup_unprotect = 1;
 static u32 burst_wakeup_preempt = 1;
+static u32 burst_futex_zero_slice = 1;
+
+/* A wakeup placement shift that leaves no virtual slice (core: 0-63). */
+#define BURST_NO_SLICE_SHIFT	63
 
 /*
  * How far up the process tree fork inheritance looks for relatives. A
@@ -195,8 +199,32 @@ static bool burst_placed(struct task_struct *p)
 	return burst_active(p);
 }
 
+/*
+ * A thread woken from a futex wait is most often one that a lock holder or
+ * a producer hands work to (a condition variable's waiter, a pool's
+ * worker). BORE 6.5 places it with no virtual slice, its deadline at its
+ * vruntime, so that it runs as soon as it is eligible instead of after
+ * its waker and the siblings woken before it. Fairness holds: an entity
+ * that used more than its share is not eligible, and the first update
+ * after it starts running gives it a full slice again.
+ */
+void sliceext_futex_sleep(bool asleep)
+{
+	WRITE_ONCE(burst_of(current)->futex_wait, asleep);
+}
+
+static bool burst_futex_woken(struct task_struct *p)
+{
+	return READ_ONCE(burst_futex_zero_slice) && burst_active(p) &&
+	       READ_ONCE(burst_of(p)->futex_wait);
+}
+
 int sliceext_wakeup_vslice_shift(struct task_struct *p)
 {
+	if (p && burst_futex_woken(p)) {
+		sliceext_burst_stat_inc(SLICEEXT_BURST_FUTEX_ZERO_SLICE);
+		return BURST_NO_SLICE_SHIFT;
+	}
 	return READ_ONCE(burst_wakeup_half_slice) && burst_placed(p);
 }
 
@@ -248,6 +276,16 @@ int sliceext_wakeup_unprotect(struct task_struct *p, struct task_struct *curr)
 	}
 	if (READ_ONCE(burst_wakeup_unprotect) &&
 	    burst_task_penalty(p) < burst_task_penalty(curr)) {
+		sliceext_burst_stat_inc(SLICEEXT_BURST_WAKEUP_UNPROTECT);
+		return SLICEEXT_WAKEUP_UNPROTECT;
+	}
+	/*
+	 * Placed with no slice, a futex waiter has the earliest deadline; the
+	 * running task's protection would still keep it waiting for a
+	 * sibling's whole burst, unless that one bursts less.
+	 */
+	if (burst_futex_woken(p) &&
+	    burst_task_penalty(p) <= burst_task_penalty(curr)) {
 		sliceext_burst_stat_inc(SLICEEXT_BURST_WAKEUP_UNPROTECT);
 		return SLICEEXT_WAKEUP_UNPROTECT;
 	}
@@ -486,6 +524,7 @@ static struct sliceext_knob burst_knobs[] = {
 	{ "wakeup_unprotect",	&burst_wakeup_unprotect, 0, 1 },
 	{ "wakeup_preempt",	&burst_wakeup_preempt,	0, 1 },
 	{ "keep_delayed_lag",	&burst_keep_delayed_lag, 0, 1 },
+	{ "futex_zero_slice",	&burst_futex_zero_slice, 0, 1 },
 };
 
 module_param_cb(burst_enabled, &sliceext_knob_param_ops, &burst_knobs[0], 0644);
@@ -512,6 +551,8 @@ module_param_cb(burst_wakeup_preempt, &sliceext_knob_param_ops, &burst_knobs[10]
 MODULE_PARM_DESC(burst_wakeup_preempt, "A waking task with a lower score preempts the running one while eligible (0-1, default 1)");
 module_param_cb(burst_keep_delayed_lag, &sliceext_knob_param_ops, &burst_knobs[11], 0644);
 MODULE_PARM_DESC(burst_keep_delayed_lag, "A dequeue delayed by DELAY_DEQUEUE keeps the lag earned while waiting, as with NO_DELAY_ZERO (0-1, default 1)");
+module_param_cb(burst_futex_zero_slice, &sliceext_knob_param_ops, &burst_knobs[12], 0644);
+MODULE_PARM_DESC(burst_futex_zero_slice, "A task woken from a futex wait is placed with no slice and ends the running one's protection unless that bursts less (0-1, default 1)");
 
 void sliceext_burst_init(void)
 {

@@ -43,6 +43,7 @@ static const struct sliceext_ops sliceext_module_ops = {
 	.lag_limit_shift	= sliceext_lag_limit_shift,
 	.wakeup_unprotect	= sliceext_wakeup_unprotect,
 	.keep_delayed_lag	= sliceext_keep_delayed_lag,
+	.futex_sleep		= sliceext_futex_sleep,
 };
 
 static int __init sliceext_init(void)

@@ -55,6 +55,7 @@ struct sliceext_burst {
 	u64	group_cache;	/* same over the threads, in the leader */
 	u16	penalty;	/* remembered penalty, smoothed at restarts */
 	u8	score;		/* nice levels in the load weight now */
+	u8	futex_wait;	/* in a futex wait: written by the task itself */
 };
 
 /*
@@ -174,5 +175,6 @@ int sliceext_wakeup_vslice_shift(struct task_struct *p);
 int sliceext_lag_limit_shift(struct task_struct *p);
 int sliceext_wakeup_unprotect(struct task_struct *p, struct task_struct *curr);
 int sliceext_keep_delayed_lag(struct task_struct *p);
+void sliceext_futex_sleep(bool asleep);
 
 #endif /* _SLICEEXT_H */

@@ -493,9 +493,36 @@ under_load() {
 }
 
 # The knobs the point needs and the prefix for its load.
-burst_of() { case $1 in on|*_on|*on_nopreempt|*on_nokeep) echo 1 ;; *) echo 0 ;; esac; }
-preempt_of() { case $1 in *_nopreempt) echo 0 ;; *) echo 1 ;; esac; }
-keep_of() { case $1 in *_nokeep) echo 0 ;; *) echo 1 ;; esac; }
+burst_of() { case $1 in on|*_on|*on_no*) echo 1 ;; *) echo 0 ;; esac; }
+
+# The burst/ knobs a point may turn off, each by a suffix of its id.
+declare -A knob_suffix=([wakeup_preempt]=_nopreempt [keep_delayed_lag]=_nokeep
+			[futex_zero_slice]=_nofutex)
+
+# point_knobs PART ID REPEAT: set the knobs for the point; false (and the
+# point skipped, once) if one it turns off is missing.
+point_knobs() {
+	local k why
+	for k in "${!knob_suffix[@]}"; do
+		case $2 in *"${knob_suffix[$k]}") ;; *) continue ;; esac
+		why=$(knob_missing "burst/$k") || continue
+		[ "$3" = 1 ] && skip "$1" "$2" "$why"
+		return 1
+	done
+	for k in "${!knob_suffix[@]}"; do
+		case $2 in
+		*"${knob_suffix[$k]}") knob "burst/$k" 0 ;;
+		*) knob "burst/$k" 1 ;;
+		esac
+	done
+}
+
+knobs_default() {
+	local k
+	for k in "${!knob_suffix[@]}"; do
+		knob "burst/$k" 1
+	done
+}
 prefix_of() {
 	case $1 in
 	*_nice) echo "nice -n 19" ;;
@@ -504,7 +531,7 @@ prefix_of() {
 }
 
 part_latency() {
-	local why bwhy pwhy kwhy r id cmd hrtick
+	local why bwhy r id cmd hrtick
 	echo "== b) wakeup latency under load: load --hogs $load_hogs" \
 		"--forkers $load_forkers in the background"
 	cmd=("$bin/wakeup_lat" --message-threads 2 --workers 4 --work-us 300
@@ -514,8 +541,6 @@ part_latency() {
 		return
 	fi
 	bwhy=$(burst_missing)
-	pwhy=$(knob_missing burst/wakeup_preempt)
-	kwhy=$(knob_missing burst/keep_delayed_lag)
 	hrtick=$(hrtick_default)
 	for r in $(seq 1 "$repeat"); do
 		for id in $(points latency); do
@@ -523,29 +548,19 @@ part_latency() {
 				[ "$r" = 1 ] && skip latency "$id" "$bwhy"
 				continue
 			fi
-			if [ "$(preempt_of "$id")" = 0 ] && [ -n "$pwhy" ]; then
-				[ "$r" = 1 ] && skip latency "$id" "$pwhy"
-				continue
-			fi
-			if [ "$(keep_of "$id")" = 0 ] && [ -n "$kwhy" ]; then
-				[ "$r" = 1 ] && skip latency "$id" "$kwhy"
-				continue
-			fi
-			knob burst/wakeup_preempt "$(preempt_of "$id")"
-			knob burst/keep_delayed_lag "$(keep_of "$id")"
+			point_knobs latency "$id" "$r" || continue
 			hrtick_for latency "$id" "$r" "$hrtick" || continue
 			under_load latency "$id" "$r" "$(burst_of "$id")" \
 				"$(prefix_of "$id")" "${cmd[@]}"
 		done
 	done
 	[ -z "$hrtick" ] || sched_feat "$hrtick"
-	knob burst/wakeup_preempt 1
-	knob burst/keep_delayed_lag 1
+	knobs_default
 	burst_set 0
 }
 
 part_compute() {
-	local why bwhy kwhy pwhy r id cmd
+	local why bwhy r id cmd
 	echo "== c) compute: one thread alone and under load --hogs $load_hogs" \
 		"--forkers $load_forkers"
 	cmd=("$bin/compute" --threads 1)
@@ -554,24 +569,13 @@ part_compute() {
 		return
 	fi
 	bwhy=$(burst_missing)
-	kwhy=$(knob_missing burst/keep_delayed_lag)
-	pwhy=$(knob_missing burst/wakeup_preempt)
 	for r in $(seq 1 "$repeat"); do
 		for id in $(points compute); do
 			if [ "$(burst_of "$id")" = 1 ] && [ -n "$bwhy" ]; then
 				[ "$r" = 1 ] && skip compute "$id" "$bwhy"
 				continue
 			fi
-			if [ "$(keep_of "$id")" = 0 ] && [ -n "$kwhy" ]; then
-				[ "$r" = 1 ] && skip compute "$id" "$kwhy"
-				continue
-			fi
-			if [ "$(preempt_of "$id")" = 0 ] && [ -n "$pwhy" ]; then
-				[ "$r" = 1 ] && skip compute "$id" "$pwhy"
-				continue
-			fi
-			knob burst/keep_delayed_lag "$(keep_of "$id")"
-			knob burst/wakeup_preempt "$(preempt_of "$id")"
+			point_knobs compute "$id" "$r" || continue
 			if [ "${place[compute/$id]}" = - ]; then
 				burst_set 0
 				run_tool compute "$id" "$r" "${cmd[@]}"
@@ -581,8 +585,7 @@ part_compute() {
 			fi
 		done
 	done
-	knob burst/keep_delayed_lag 1
-	knob burst/wakeup_preempt 1
+	knobs_default
 	burst_set 0
 }
 
