@@ -15,25 +15,12 @@
 #define _GNU_SOURCE
 #include <linux/futex.h>
 #include <pthread.h>
-#include <sched.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <sys/syscall.h>
-#include <time.h>
-#include <unistd.h>
+
+#include "test_util.h"
 
 static uint32_t posted;		/* futex: the round handed out */
 static uint32_t done;		/* the last round the waiter saw */
 static int pipefd[2] = { -1, -1 };	/* "pipe": the waiter reads here */
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
 
 static void spin_ns(uint64_t ns)
 {
@@ -45,11 +32,7 @@ static void spin_ns(uint64_t ns)
 
 static void pin_cpu0(void)
 {
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(0, &set);
-	if (sched_setaffinity(0, sizeof(set), &set)) {
+	if (pin_cpu(0)) {
 		perror("sched_setaffinity");
 		exit(2);
 	}
