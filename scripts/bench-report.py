@@ -44,6 +44,8 @@ PARTS = {
         ("lat_p90_us", "latency p90 µs ↓", False),
         ("lat_p99_us", "latency p99 µs ↓", False),
         ("lat_p999_us", "latency p99.9 µs ↓", False),
+        ("timer_p90_us", "timer wakeup p90 µs ↓", False),
+        ("timer_p99_us", "timer wakeup p99 µs ↓", False),
     ], "lat_cdf_us"),
     "compute": ("c) compute", [
         ("rounds_per_s", "rounds/s ↑", False),

@@ -124,10 +124,14 @@ uint64_t bench_now_ns(void)
 
 void bench_sleep_ns(uint64_t ns)
 {
-	uint64_t end = bench_now_ns() + ns;
+	bench_sleep_until_ns(bench_now_ns() + ns);
+}
+
+void bench_sleep_until_ns(uint64_t deadline_ns)
+{
 	struct timespec ts = {
-		.tv_sec = end / BENCH_NSEC_PER_SEC,
-		.tv_nsec = end % BENCH_NSEC_PER_SEC,
+		.tv_sec = deadline_ns / BENCH_NSEC_PER_SEC,
+		.tv_nsec = deadline_ns % BENCH_NSEC_PER_SEC,
 	};
 
 	/* Absolute, so a signal handler does not stretch the sleep. */

@@ -172,6 +172,8 @@ uint64_t bench_now_ns(void);
 
 /* Sleep for @ns of CLOCK_MONOTONIC, resuming after signals. */
 void bench_sleep_ns(uint64_t ns);
+/* Sleep until bench_now_ns() reads @deadline_ns. */
+void bench_sleep_until_ns(uint64_t deadline_ns);
 
 /*
  * Burn the CPU for @ns of wall time. Calibrated by the clock itself, so
