@@ -60,9 +60,6 @@ HIST_TITLE = "e) extension used per grant"
 TAGS = {"part", "point", "point_id", "repeat", "kernel", "tool", "skipped",
         "error", "what"}
 MODES = {"tcg": "multi-threaded TCG", "icount": "icount"}
-KERNELS = {"release": "6.12 + sliceext", "test": "6.12 + sliceext (test kernel)",
-           "stock": "stock 6.12", "mainline": "mainline 7.3",
-           "bore": "6.12 + BORE"}
 
 
 def load_points(path):

@@ -118,15 +118,18 @@ log() { echo "bench: $*" >&2; }
 
 "$top/scripts/deps.sh" all
 log "kernels (a first build takes 15-25 minutes each)"
-kdir=${SLICEEXT_KDIR:-$("$top/scripts/kernel.sh" "$flavour")}
-skdir='' mkdir=''
+# The release kernel and its module serve the main boot and the overhead
+# part; --parts bore or mainline alone boots only that kernel.
+kdir='' skdir='' mkdir=''
+if [ -n "$main_parts" ] || has_part overhead; then
+	kdir=${SLICEEXT_KDIR:-$("$top/scripts/kernel.sh" "$flavour")}
+fi
 if has_part overhead; then
 	skdir=${SLICEEXT_STOCK_KDIR:-$("$top/scripts/kernel.sh" stock)}
 fi
 if has_part mainline; then
 	mkdir=${SLICEEXT_MAINLINE_KDIR:-$("$top/scripts/kernel.sh" mainline)}
 fi
-. "$kdir/env"
 
 # Not under /tmp: the guest mounts its own tmpfs there.
 mkdir -p "$cache/runs"
@@ -135,10 +138,13 @@ work=$(mktemp -d "$cache/runs/bench.XXXXXX")
 trap "rm -rf '$work'" EXIT
 
 # A module that does not build leaves its rows "skipped" in the guest.
-log "building sliceext.ko for $KVER"
-stage_module "$top" "$work/mod"
-if ! make -s -C "$KBUILD" M="$work/mod" modules >&2; then
-	log "warning: sliceext.ko did not build; its rows will be skipped"
+if [ -n "$kdir" ]; then
+	. "$kdir/env"
+	log "building sliceext.ko for $KVER"
+	stage_module "$top" "$work/mod"
+	if ! make -s -C "$KBUILD" M="$work/mod" modules >&2; then
+		log "warning: sliceext.ko did not build; its rows will be skipped"
+	fi
 fi
 
 if [ -z "$bin" ]; then

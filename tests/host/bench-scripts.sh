@@ -96,6 +96,32 @@ check_eq "vm.sh --icount=1: exit status 2" 2 "$?"
 check "vm.sh --icount=1: says why, boots nothing" \
 	sh -c "grep -q 'unknown option' '$t/err' && test ! -e '$t/args'"
 
+# ---- bench.sh --parts bore: only the BORE kernel ---------------------------
+
+# A copy of scripts/ whose kernel.sh, deps.sh and vm.sh record their calls.
+mkdir -p "$t/top"
+cp -r "$top/scripts" "$t/top/"
+for s in kernel deps vm; do
+	printf '#!/bin/sh\necho "%s $*" >> "$CALLS"\n' "$s" > "$t/top/scripts/$s.sh"
+done
+echo 'echo /nonexistent/kernel' >> "$t/top/scripts/kernel.sh"
+mkdir -p "$t/bore" "$t/benchbin"
+printf 'KVER=6.12.0-bore\n' > "$t/bore/env"
+SLICEEXT_CACHE=$t/cache SLICEEXT_BORE_KDIR=$t/bore CALLS=$t/calls \
+	"$t/top/scripts/bench.sh" --parts bore --bin "$t/benchbin" \
+	--out "$t/bench-out" >/dev/null 2>&1
+check_eq "bench.sh --parts bore: builds no kernel of its own" "" \
+	"$(grep '^kernel ' "$t/calls")"
+check_eq "bench.sh --parts bore: boots the BORE kernel, once" 1 \
+	"$(grep -c "^vm .* $t/bore -- " "$t/calls")"
+check_eq "bench.sh --parts bore: boots nothing else" 1 \
+	"$(grep -c '^vm ' "$t/calls")"
+: > "$t/calls"
+SLICEEXT_CACHE=$t/cache CALLS=$t/calls "$t/top/scripts/bench.sh" \
+	--parts latency --bin "$t/benchbin" --out "$t/bench-out" >/dev/null 2>&1
+check_eq "bench.sh --parts latency: asks kernel.sh for the release kernel" \
+	"kernel release" "$(grep '^kernel ' "$t/calls")"
+
 # ---- kernel.sh mainline ----------------------------------------------------
 
 KSRC=/nonexistent "$top/scripts/kernel.sh" mainline >/dev/null 2>"$t/err"
