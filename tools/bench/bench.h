@@ -292,6 +292,9 @@ struct bench_metric {
 #define BENCH_M_NUM(_key, _label, _v, _decimals)			\
 	{ .key = (_key), .label = (_label), .kind = BENCH_VAL_NUM,	\
 	  .v.d = (_v), .decimals = (_decimals) }
+/* The @_pct percentile of @_samples (sorted, ns), in us. */
+#define BENCH_M_PCT(_key, _label, _samples, _pct)			\
+	BENCH_M_NUM(_key, _label, bench_samples_pct_us(_samples, _pct), 3)
 #define BENCH_M_BOOL(_key, _label, _v)					\
 	{ .key = (_key), .label = (_label), .kind = BENCH_VAL_BOOL,	\
 	  .v.b = (_v) }
