@@ -25,13 +25,14 @@ mkdir -p "$d"
 py=/usr/bin/python3
 [ -x "$py" ] || py=python3
 
-tools="lock_table wakeup_lat compute syscall_loop load"
+tools="lock_table wakeup_lat compute syscall_loop load fork_loop"
 declare -A flags=(
 	[lock_table]="--clients --cs-us --outside-us --ext --hogs --duration --json --help"
 	[wakeup_lat]="--message-threads --workers --work-us --interval-us --hogs --forkers --duration --json --help"
 	[compute]="--threads --duration --json --help"
 	[syscall_loop]="--syscall --threads --duration --json --help"
 	[load]="--hogs --forkers --duration --verbose --json --help"
+	[fork_loop]="--depth --forks --duration --json --help"
 )
 
 # The flags are those of the Makefile's default; an inherited CFLAGS must
@@ -96,6 +97,9 @@ usage_error syscall_loop --threads 0 --duration 0.3
 usage_error load --hogs -1 --duration 0.3
 usage_error load --forkers abc --duration 0.3
 usage_error load --duration 0.3		# nothing to run
+usage_error fork_loop --depth -1 --duration 0.3
+usage_error fork_loop --depth 100001 --duration 0.3
+usage_error fork_loop --forks 1.5 --duration 0.3
 
 # json_ok FILE "KEY..." CONDITION...: one line of JSON with every KEY,
 # and each Python CONDITION on the object d holds.
@@ -236,8 +240,39 @@ else
 	ok "syscall_loop rseq_yield: served by this kernel"
 fi
 
+# The chain is built: the forking process sits DEPTH levels below the
+# tool, so each child it forks is its parent's only child, DEPTH + 1 deep.
+run_json fork_loop-count fork_loop --depth 20 --forks 30
+check "fork_loop --forks 30: documented keys, exactly 30 forks" \
+	json_ok "$d/fork_loop-count.json" \
+	"tool depth forks forks_per_s us_per_fork duration_s" \
+	'd["tool"] == "fork_loop"' 'd["depth"] == 20' 'd["forks"] == 30' \
+	'd["forks_per_s"] > 0' \
+	'abs(d["us_per_fork"] * d["forks_per_s"] - 1e6) < 1e6 * 0.01'
+run_json fork_loop-time fork_loop --duration 0.3
+check "fork_loop --duration 0.3: runs about that long" \
+	json_ok "$d/fork_loop-time.json" "depth forks duration_s" \
+	'd["depth"] == 0' 'd["forks"] > 0' '0.3 <= d["duration_s"] < 3'
+# chain_depth PID: how many single-child links hang below PID.
+chain_depth() {
+	local pid=$1 n=0 kids
+	while kids=$(pgrep -P "$pid") && [ "$(wc -l <<<"$kids")" = 1 ]; do
+		pid=$kids n=$((n + 1))
+	done
+	echo "$n"
+}
+"$b/fork_loop" --depth 5 --duration 2 >/dev/null &
+fl=$!
+sleep 0.5
+# The bottom's own short-lived child may be caught too: 5 or 6 links.
+n=$(chain_depth "$fl")
+check "fork_loop --depth 5: the forking process is 5 levels down ($n)" \
+	test "$n" -ge 5 -a "$n" -le 6
+wait "$fl"
+check_eq "fork_loop --depth 5: the chain exits 0 with its bottom" 0 "$?"
+
 # The default output is the table, not JSON.
-for t in "lock_table --clients 2" wakeup_lat compute syscall_loop; do
+for t in "lock_table --clients 2" wakeup_lat compute syscall_loop fork_loop; do
 	read -ra cmd <<<"$t"
 	out=$("$b/${cmd[0]}" "${cmd[@]:1}" --duration 0.3 2>/dev/null)
 	if [ -n "$out" ] && [ "${out:0:1}" != "{" ]; then
