@@ -53,6 +53,7 @@ PARTS = {
     "overhead": ("d) hook overhead", [
         ("hackbench_s", "hackbench s ↓", False),
         ("ns_per_call", "getppid ns/call ↓", False),
+        ("forks_per_s", "forks/s, deep chain ↑", False),
     ], None),
 }
 ORDER = ["lock", "latency", "compute", "overhead"]
@@ -237,7 +238,9 @@ def part_desc(res, part):
         return "compute --threads 1, alone or beside load --hogs %d " \
             "--forkers %d" % (b["load_hogs"], b["load_forkers"])
     if part == "overhead":
-        return "hackbench -g 4 -l 200; syscall_loop --syscall getppid"
+        return "hackbench -g 4 -l 200; syscall_loop --syscall getppid" + (
+            "; fork_loop --depth %d" % b["fork_depth"]
+            if "fork_depth" in b else "")
     return ""
 
 

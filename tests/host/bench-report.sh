@@ -21,11 +21,13 @@ t=$(mktemp -d)
 trap "rm -rf '$f' '$f.2' '$t'" EXIT
 cat > "$f" <<'EOF'
 {"meta":"host","command":"make bench ARGS=\"--repeat 3\"","date":"d","cpu":"c","host_nproc":2,"qemu":"q"}
-{"meta":"boot","kernel":"stock","uname":"6.12.0-stock","nproc":2,"repeat":3,"duration":5,"parts":"overhead","lock_clients":12,"lock_hogs":16,"load_hogs":4,"load_forkers":2}
+{"meta":"boot","kernel":"stock","uname":"6.12.0-stock","nproc":2,"repeat":3,"duration":5,"parts":"overhead","lock_clients":12,"lock_hogs":16,"load_hogs":4,"load_forkers":2,"fork_depth":1000}
 {"part":"overhead","point":"stock 6.12 (unpatched)","kernel":"stock","repeat":1,"tool":"hackbench","hackbench_s":2.0}
 {"part":"overhead","point":"stock 6.12 (unpatched)","kernel":"stock","repeat":2,"tool":"hackbench","hackbench_s":4.0}
-{"meta":"boot","kernel":"release","uname":"6.12.0-sliceext","nproc":2,"repeat":3,"duration":5,"parts":"lock,overhead","lock_clients":12,"lock_hogs":16,"load_hogs":4,"load_forkers":2}
+{"meta":"boot","kernel":"release","uname":"6.12.0-sliceext","nproc":2,"repeat":3,"duration":5,"parts":"lock,overhead","lock_clients":12,"lock_hogs":16,"load_hogs":4,"load_forkers":2,"fork_depth":1000}
 {"part":"overhead","point":"patched, module not loaded","kernel":"release","repeat":1,"tool":"hackbench","hackbench_s":6.0}
+{"part":"overhead","point":"patched, module not loaded","kernel":"release","repeat":1,"tool":"fork_loop","depth":1000,"forks_per_s":500.0}
+{"part":"overhead","point":"module loaded, burst on","kernel":"release","repeat":1,"tool":"fork_loop","depth":1000,"forks_per_s":450.0}
 {"part":"lock","point":"ext on, 5 µs","kernel":"release","repeat":1,"ops_per_s":300,"wait_p99_us":null,"granted":5,"ext_available":false}
 {"part":"lock","point":"ext on, 5 µs","kernel":"release","repeat":2,"ops_per_s":100,"granted":7,"ext_available":true}
 {"part":"lock","point":"ext on, 5 µs","kernel":"release","repeat":3,"ops_per_s":200,"granted":6,"ext_available":true}
@@ -52,6 +54,11 @@ check "ext_available=false warned" grep -q "ext_available=false in 1 run" <<<"$o
 check "failed run warned" grep -q "ext off: 1 run(s) failed" <<<"$out"
 check "overhead ratio vs stock" \
 	grep -qE '\| patched, module not loaded \[release\] +\| hackbench s ↓ +\| 6 +\| [^|]+\| ×2\.00 ' <<<"$out"
+
+check "fork rate beside the unloaded module" \
+	grep -qE '\| module loaded, burst on \[release\] +\| forks/s, deep chain ↑ +\| 450 +\| [^|]+\| ×0\.90 ' <<<"$out"
+check "the overhead part names the fork loop's depth" \
+	grep -qF -- "fork_loop --depth 1000" <<<"$out"
 
 grep -v '"stock' "$f" > "$f.2"
 out=$("$py" "$top/scripts/bench-report.py" "$f.2" 2>&1)
