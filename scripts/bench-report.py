@@ -104,22 +104,29 @@ class Point:
         self.part, self.name = part, name
         self.values = {}        # metric -> [values]
         self.kernels = []
-        self.nruns = 0          # runs with a result, over every boot
+        # A run is one repeat in one boot, of one tool or several (the
+        # overhead part runs three per repeat): ok if none of them failed.
+        self.runs_ok, self.runs_failed = set(), set()
         self.errors = []
         self.skipped = []       # (what, why)
         self.raw = []
 
-    def add(self, rec):
+    def add(self, rec, boot):
         k = rec.get("kernel", "?")
         if k not in self.kernels:
             self.kernels.append(k)
         if "skipped" in rec:
             self.skipped.append((rec.get("what"), rec["skipped"]))
             return
+        # Without a repeat number, every record is a run of its own.
+        run = (boot, k, rec.get("repeat", id(rec)))
         if "error" in rec:
             self.errors.append(rec["error"])
+            self.runs_failed.add(run)
+            self.runs_ok.discard(run)
             return
-        self.nruns += 1
+        if run not in self.runs_failed:
+            self.runs_ok.add(run)
         self.raw.append(rec)
         for key, v in rec.items():
             if key not in TAGS and number(v):
@@ -153,7 +160,7 @@ def load(files):
                 if key not in points:
                     points[key] = Point(*key)
                     order.append(key)
-                points[key].add(rec)
+                points[key].add(rec, len(metas))
     return metas, points, order
 
 
@@ -289,8 +296,8 @@ def table(res):
                              if p.skipped else "FAILED: " + why,
                              "", "", "", ""))
                 continue
-            nruns = p.nruns
-            runs = "%d/%d" % (nruns, nruns + len(p.errors))
+            runs = "%d/%d" % (len(p.runs_ok),
+                              len(p.runs_ok) + len(p.runs_failed))
             first = True
             for m, lab in shown:
                 vs = p.values[m]
@@ -311,7 +318,7 @@ def table(res):
                              "", "", "", ""))
             if p.errors:
                 warnings.append("%s / %s: %d run(s) failed, first: %s" % (
-                    title, p.name, len(p.errors), p.errors[0]))
+                    title, p.name, len(p.runs_failed), p.errors[0]))
             if "ext on" in p.name:
                 off = [r for r in p.raw if r.get("ext_available") in
                        (False, 0, "false")]

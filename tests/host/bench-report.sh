@@ -57,6 +57,8 @@ check "overhead ratio vs stock" \
 
 check "fork rate beside the unloaded module" \
 	grep -qE '\| module loaded, burst on \[release\] +\| forks/s, deep chain ↑ +\| 450 +\| [^|]+\| ×0\.90 ' <<<"$out"
+check "two tools in one repeat are one run" \
+	grep -qE '\| patched, module not loaded \[release\] +\| hackbench s ↓ .*\| 1/1 +\|$' <<<"$out"
 check "the overhead part names the fork loop's depth" \
 	grep -qF -- "fork_loop --depth 1000" <<<"$out"
 
