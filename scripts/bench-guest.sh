@@ -493,7 +493,7 @@ under_load() {
 	shift 5
 	burst_set "$burst"
 	if ! start_load "${place[$part/$id]}" "${lpre[@]}" -- \
-		--hogs "$load_hogs" --forkers "$load_forkers"; then
+		--hogs "$load_hogs" --forkers "$(forkers_of "$id")"; then
 		fail_run "$part" "$id" "$r" "could not place the load (${place[$part/$id]})"
 		return
 	fi
@@ -502,7 +502,9 @@ under_load() {
 }
 
 # The knobs the point needs and the prefix for its load.
-burst_of() { case $1 in on|*_on|*on_no*) echo 1 ;; *) echo 0 ;; esac; }
+burst_of() { case $1 in on|*_on|*on_no*|*_on_hogs) echo 1 ;; *) echo 0 ;; esac; }
+# A "hogs only" row leaves the forkers out: what they add across groups.
+forkers_of() { case $1 in *_hogs) echo 0 ;; *) echo "$load_forkers" ;; esac; }
 
 # The burst/ knobs a point may turn off, each by a suffix of its id.
 declare -A knob_suffix=([wakeup_preempt]=_nopreempt [keep_delayed_lag]=_nokeep
