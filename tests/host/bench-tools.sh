@@ -270,6 +270,20 @@ check "fork_loop --depth 5: the forking process is 5 levels down ($n)" \
 	test "$n" -ge 5 -a "$n" -le 6
 wait "$fl"
 check_eq "fork_loop --depth 5: the chain exits 0 with its bottom" 0 "$?"
+# Killed at the top (as bench-guest.sh's timeout does), the whole chain
+# goes, not only its first process.
+# shellcheck disable=SC2016
+setsid sh -c 'echo $$ > "$1"; exec "$2" --depth 20 --duration 30' sh \
+	"$d/fl-sid" "$b/fork_loop" >/dev/null 2>&1 &
+sleep 0.5
+kill -KILL "$(cat "$d/fl-sid")"
+# Level by level, each woken to die: give a busy host 10 s of the 30.
+for _ in $(seq 100); do
+	pgrep -s "$(cat "$d/fl-sid")" >/dev/null || break
+	sleep 0.1
+done
+check_eq "fork_loop killed at the top: no process of the chain left" "" \
+	"$(pgrep -s "$(cat "$d/fl-sid")")"
 
 # The default output is the table, not JSON.
 for t in "lock_table --clients 2" wakeup_lat compute syscall_loop fork_loop; do

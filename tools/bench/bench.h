@@ -400,4 +400,11 @@ void bench_load_stop(struct bench_load *l);
 /* Children forked by the forkers so far. */
 unsigned long bench_load_forks(const struct bench_load *l);
 
+/*
+ * In a child just forked by @parent: get @sig when the parent dies, so
+ * that no process outlives a benchmark killed with SIGKILL; exit at once
+ * if the parent died before this call.
+ */
+void bench_die_with_parent(pid_t parent, int sig);
+
 #endif /* SLICEEXT_BENCH_H */

@@ -12,6 +12,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -57,14 +58,18 @@ static void fork_one(void)
 static void descend(long depth)
 {
 	int status;
-	pid_t pid;
+	pid_t pid, self;
 
 	for (; depth > 0; depth--) {
+		self = getpid();
 		pid = fork();
 		if (pid < 0)
 			fork_failed();
-		if (!pid)
+		if (!pid) {
+			/* Killed from the top, the chain dies level by level. */
+			bench_die_with_parent(self, SIGKILL);
 			continue;
+		}
 		if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
 			_exit(1);
 		_exit(WEXITSTATUS(status));

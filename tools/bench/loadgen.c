@@ -28,11 +28,7 @@ static void child_reset_signals(void)
 	sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
-/*
- * Get @sig when the parent dies, so that no hog outlives a benchmark
- * killed with SIGKILL. The parent may have died before the prctl().
- */
-static void die_with_parent(pid_t parent, int sig)
+void bench_die_with_parent(pid_t parent, int sig)
 {
 	prctl(PR_SET_PDEATHSIG, sig);
 	if (getppid() != parent)
@@ -44,7 +40,7 @@ static void __attribute__((noreturn)) hog_main(pid_t parent)
 	volatile uint64_t x = 0;
 
 	child_reset_signals();
-	die_with_parent(parent, SIGKILL);
+	bench_die_with_parent(parent, SIGKILL);
 	for (;;)
 		x++;
 }
@@ -73,7 +69,7 @@ static void __attribute__((noreturn)) forker_main(pid_t parent,
 	/* No SA_RESTART: the signal must interrupt waitpid(). */
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
-	die_with_parent(parent, SIGTERM);
+	bench_die_with_parent(parent, SIGTERM);
 	self = getpid();
 	rng = ((uint64_t)self << 32) ^ bench_now_ns();
 	sigemptyset(&stop_sigs);
@@ -89,7 +85,7 @@ static void __attribute__((noreturn)) forker_main(pid_t parent,
 		pid = fork();
 		if (pid == 0) {
 			child_reset_signals();
-			die_with_parent(self, SIGKILL);
+			bench_die_with_parent(self, SIGKILL);
 			bench_spin_cpu_ns(ns);
 			_exit(0);
 		}
