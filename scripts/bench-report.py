@@ -106,7 +106,8 @@ class Point:
         self.kernels = []
         # A run is one repeat in one boot, of one tool or several (the
         # overhead part runs three per repeat): ok if none of them failed.
-        self.runs_ok, self.runs_failed = set(), set()
+        self.runs, self.runs_failed = set(), set()
+        self.records = 0
         self.errors = []
         self.skipped = []       # (what, why)
         self.raw = []
@@ -119,14 +120,13 @@ class Point:
             self.skipped.append((rec.get("what"), rec["skipped"]))
             return
         # Without a repeat number, every record is a run of its own.
-        run = (boot, k, rec.get("repeat", id(rec)))
+        self.records += 1
+        run = (boot, k, rec.get("repeat", ("record", self.records)))
+        self.runs.add(run)
         if "error" in rec:
             self.errors.append(rec["error"])
             self.runs_failed.add(run)
-            self.runs_ok.discard(run)
             return
-        if run not in self.runs_failed:
-            self.runs_ok.add(run)
         self.raw.append(rec)
         for key, v in rec.items():
             if key not in TAGS and number(v):
@@ -296,8 +296,7 @@ def table(res):
                              if p.skipped else "FAILED: " + why,
                              "", "", "", ""))
                 continue
-            runs = "%d/%d" % (len(p.runs_ok),
-                              len(p.runs_ok) + len(p.runs_failed))
+            runs = "%d/%d" % (len(p.runs - p.runs_failed), len(p.runs))
             first = True
             for m, lab in shown:
                 vs = p.values[m]
