@@ -484,6 +484,53 @@ part_hist() {	# WHY-NOT
 	rm -rf "$tmp"
 }
 
+# BORE 6.5's kernel sets the scheduler around its scores as sliceext's
+# defaults do not: no slice protection (its RUN_TO_PARITY_BORE is off), a
+# base slice of 2 ms rounded up to a whole tick (4 ms at HZ=250) and not
+# scaled with the CPUs, BORE's placement for group entities too, and no
+# wakeup preemption rule (BORE 6.7's). The *_boreset rows run sliceext so,
+# to tell BORE's policy from its implementation; every other row runs with
+# the kernel's own settings and the module's defaults.
+base_slice=/sys/kernel/debug/sched/base_slice_ns
+bore_base_slice_ns=4000000
+sched_defaults() {	# print the kernel's own "RUN_TO_PARITY-FEATURE NS"
+	echo "$(grep -ow 'NO_RUN_TO_PARITY\|RUN_TO_PARITY' "$sched_features" \
+		2>/dev/null) $(cat "$base_slice" 2>/dev/null)"
+}
+
+# BORE's kernel shows its base slice read-only: write only a change.
+base_slice_set() {
+	[ "$(cat "$base_slice" 2>/dev/null)" = "$1" ] && return 0
+	echo "$1" > "$base_slice" ||
+		echo "  warning: could not write $1 to $base_slice"
+}
+
+# boreset_for PART ID REPEAT DEFAULTS: before a row, BORE's settings for a
+# *_boreset row, DEFAULTS (sched_defaults') and the module's own for any
+# other. Fails, after a skip line, for a *_boreset row where one is missing.
+boreset_for() {
+	local feat ns why
+	read -r feat ns <<<"$4"
+	case $2 in
+	*_boreset) ;;
+	*)
+		[ -z "$feat" ] || sched_feat "$feat"
+		[ -z "$ns" ] || base_slice_set "$ns"
+		knob burst/group_placement 0
+		return 0 ;;
+	esac
+	why=$(knob_missing burst/group_placement burst/wakeup_preempt)
+	[ -n "$feat" ] && [ -n "$ns" ] || why="no $sched_features or $base_slice"
+	if [ -n "$why" ]; then
+		[ "$3" = 1 ] && skip "$1" "$2" "$why"
+		return 1
+	fi
+	sched_feat NO_RUN_TO_PARITY
+	base_slice_set "$bore_base_slice_ns"
+	knob burst/group_placement 1
+	knob burst/wakeup_preempt 0
+}
+
 # ---- b) latency under load, c) compute under load --------------------------
 
 # under_load PART ID REPEAT BURST LOAD-PREFIX CMD...
@@ -502,13 +549,17 @@ under_load() {
 }
 
 # The knobs the point needs and the prefix for its load.
-burst_of() { case $1 in on|*_on|*on_no*|*_on_hogs) echo 1 ;; *) echo 0 ;; esac; }
+burst_of() {
+	case $1 in on|*_on|*on_no*|*_on_hogs|*_boreset) echo 1 ;; *) echo 0 ;; esac
+}
 # A "hogs only" row leaves the forkers out: what they add across groups.
 forkers_of() { case $1 in *_hogs) echo 0 ;; *) echo "$load_forkers" ;; esac; }
 
-# The burst/ knobs a point may turn off, each by a suffix of its id.
+# The burst/ knobs a point may set to 0, each by a suffix of its id, and
+# their defaults where not 1: every other point runs with the default.
 declare -A knob_suffix=([wakeup_preempt]=_nopreempt [keep_delayed_lag]=_nokeep
-			[futex_zero_slice]=_nofutex)
+			[futex_zero_slice]=_nofutex [inherit_type]=_noinherit)
+declare -A knob_default=([inherit_type]=2)
 
 # point_knobs PART ID REPEAT: set the knobs for the point; false (and the
 # point skipped, once) if one it turns off is missing.
@@ -523,7 +574,7 @@ point_knobs() {
 	for k in "${!knob_suffix[@]}"; do
 		case $2 in
 		*"${knob_suffix[$k]}") knob "burst/$k" 0 ;;
-		*) knob "burst/$k" 1 ;;
+		*) knob "burst/$k" "${knob_default[$k]:-1}" ;;
 		esac
 	done
 }
@@ -531,7 +582,7 @@ point_knobs() {
 knobs_default() {
 	local k
 	for k in "${!knob_suffix[@]}"; do
-		knob "burst/$k" 1
+		knob "burst/$k" "${knob_default[$k]:-1}"
 	done
 }
 prefix_of() {
@@ -542,7 +593,7 @@ prefix_of() {
 }
 
 part_latency() {
-	local why bwhy r id cmd hrtick
+	local why bwhy r id cmd hrtick sched
 	echo "== b) wakeup latency under load: load --hogs $load_hogs" \
 		"--forkers $load_forkers in the background"
 	cmd=("$bin/wakeup_lat" --message-threads 2 --workers 4 --work-us 300
@@ -553,6 +604,7 @@ part_latency() {
 	fi
 	bwhy=$(burst_missing)
 	hrtick=$(hrtick_default)
+	sched=$(sched_defaults)
 	for r in $(seq 1 "$repeat"); do
 		for id in $(points latency); do
 			if [ "$(burst_of "$id")" = 1 ] && [ -n "$bwhy" ]; then
@@ -561,11 +613,13 @@ part_latency() {
 			fi
 			point_knobs latency "$id" "$r" || continue
 			hrtick_for latency "$id" "$r" "$hrtick" || continue
+			boreset_for latency "$id" "$r" "$sched" || continue
 			under_load latency "$id" "$r" "$(burst_of "$id")" \
 				"$(prefix_of "$id")" "${cmd[@]}"
 		done
 	done
 	[ -z "$hrtick" ] || sched_feat "$hrtick"
+	boreset_for latency - 0 "$sched"
 	knobs_default
 	burst_set 0
 }
