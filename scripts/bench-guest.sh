@@ -331,9 +331,10 @@ ext_missing() {
 # hrtick_* and ml_nohrtick_* rows (lock, latency, hist) run each kernel
 # with the other's setting; every other row runs with the kernel's own.
 sched_features=/sys/kernel/debug/sched/features
-hrtick_default() {
-	grep -ow 'NO_HRTICK\|HRTICK' "$sched_features" 2>/dev/null
+feat_state() {	# NAME: print NAME or NO_NAME, as the kernel has it now
+	grep -ow "NO_$1\|$1" "$sched_features" 2>/dev/null
 }
+hrtick_default() { feat_state HRTICK; }
 
 sched_feat() {	# NAME: write it to the scheduler's features
 	echo "$1" > "$sched_features" ||
@@ -494,8 +495,7 @@ part_hist() {	# WHY-NOT
 base_slice=/sys/kernel/debug/sched/base_slice_ns
 bore_base_slice_ns=4000000
 sched_defaults() {	# print the kernel's own "RUN_TO_PARITY-FEATURE NS"
-	echo "$(grep -ow 'NO_RUN_TO_PARITY\|RUN_TO_PARITY' "$sched_features" \
-		2>/dev/null) $(cat "$base_slice" 2>/dev/null)"
+	echo "$(feat_state RUN_TO_PARITY) $(cat "$base_slice" 2>/dev/null)"
 }
 
 # BORE's kernel shows its base slice read-only: write only a change.
