@@ -22,8 +22,9 @@
 #   --duration S     seconds per run (default 5)
 #   --parts LIST     comma list of lock,latency,compute,overhead,mainline,
 #                    bore (mainline: the lock table on mainline 7.3; bore:
-#                    the latency and compute rows on a BORE kernel, given
-#                    as SLICEEXT_BORE_KDIR; never in the default list)
+#                    the latency and compute rows on a BORE kernel, built
+#                    from SLICEEXT_BORE_PATCH or given as SLICEEXT_BORE_KDIR;
+#                    never in the default list)
 #   --json FILE      also save every raw result (JSON lines) to FILE
 #   --out DIR        where the results, the table and the pictures go
 #                    (default ~/.cache/sliceext/bench-last)
@@ -36,11 +37,11 @@
 #                              scripts/kernel.sh's) instead of building one
 #   SLICEEXT_STOCK_KDIR=DIR    the same for the stock kernel
 #   SLICEEXT_MAINLINE_KDIR=DIR the same for mainline 7.3
-#   SLICEEXT_BORE_KDIR=DIR     a 6.12 kernel with BORE's patch instead of
-#                              sliceext's, laid out the same way, for
-#                              --parts bore (docs/benchmarks.md: the
-#                              project cannot build one: the patch is not
-#                              in Debian)
+#   SLICEEXT_BORE_PATCH=FILE   BORE's patch for 6.12 (not in Debian: its
+#                              authors publish it), for --parts bore:
+#                              scripts/kernel.sh bore builds the kernel
+#   SLICEEXT_BORE_KDIR=DIR     instead, a 6.12 kernel with BORE's patch
+#                              built elsewhere, laid out the same way
 #
 # DIR holds results.jsonl (scripts/bench-report.py DIR/results.jsonl prints
 # the table again), report.md (the table) and bench-PART.svg.
@@ -98,9 +99,11 @@ for p in ${parts//,/ }; do
 	esac
 done
 has_part() { case ",$parts," in *",$1,"*) return 0 ;; esac; return 1; }
-if has_part bore && [ -z "${SLICEEXT_BORE_KDIR:-}" ]; then
-	echo "bench.sh: --parts bore needs SLICEEXT_BORE_KDIR, a kernel with" \
-		"BORE's patch (docs/benchmarks.md)" >&2
+if has_part bore && [ -z "${SLICEEXT_BORE_KDIR:-}" ] &&
+	[ ! -f "${SLICEEXT_BORE_PATCH:-}" ]; then
+	echo "bench.sh: --parts bore needs SLICEEXT_BORE_PATCH, BORE's patch" \
+		"for 6.12, or SLICEEXT_BORE_KDIR, a kernel built with it" \
+		"(docs/benchmarks.md)" >&2
 	exit 2
 fi
 # The parts the release kernel's main boot runs.
@@ -120,12 +123,15 @@ log() { echo "bench: $*" >&2; }
 log "kernels (a first build takes 15-25 minutes each)"
 # The release kernel and its module serve the main boot and the overhead
 # part; --parts bore or mainline alone boots only that kernel.
-kdir='' skdir='' mkdir=''
+kdir='' skdir='' mkdir='' bkdir=''
 if [ -n "$main_parts" ] || has_part overhead; then
 	kdir=${SLICEEXT_KDIR:-$("$top/scripts/kernel.sh" "$flavour")}
 fi
 if has_part overhead; then
 	skdir=${SLICEEXT_STOCK_KDIR:-$("$top/scripts/kernel.sh" stock)}
+fi
+if has_part bore; then
+	bkdir=${SLICEEXT_BORE_KDIR:-$("$top/scripts/kernel.sh" bore)}
 fi
 if has_part mainline; then
 	mkdir=${SLICEEXT_MAINLINE_KDIR:-$("$top/scripts/kernel.sh" mainline)}
@@ -208,7 +214,7 @@ ko=(--ko "$work/mod/sliceext.ko")
 		"$(npoints sliceext "$main_parts")" "${ko[@]}"
 [ -z "$mkdir" ] || run_vm mainline "$mkdir" $mode lock "$(npoints mainline lock)"
 if has_part bore; then
-	run_vm bore "$SLICEEXT_BORE_KDIR" $mode latency,compute \
+	run_vm bore "$bkdir" $mode latency,compute \
 		"$(npoints bore latency,compute)"
 fi
 if has_part overhead; then

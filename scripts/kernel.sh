@@ -5,12 +5,15 @@
 # outside the repository keyed by source version, config and patch
 # series. A second call with nothing changed does no work.
 #
-# Usage: scripts/kernel.sh [test|release|stock|mainline]
+# Usage: scripts/kernel.sh [test|release|stock|bore|mainline]
 #   test     lockdep, DEBUG_ATOMIC_SLEEP and friends (default)
 #   release  the same kernel without the debug options, for benchmarks
 #            (guest.config and release.config)
 #   stock    release's source and config without the patch series (so
 #            without CONFIG_SCHED_SLICEEXT): the benchmarks' baseline
+#   bore     release's source and config with a BORE patch instead of the
+#            series, and CONFIG_SCHED_BORE=y: what --parts bore compares
+#            burst scheduling with (needs SLICEEXT_BORE_PATCH)
 #   mainline Debian's linux-source-7.3 (trixie-backports) with release's
 #            fragments and mainline's own CONFIG_RSEQ_SLICE_EXTENSION=y:
 #            the slice extension as merged, for side-by-side benchmarks
@@ -19,6 +22,9 @@
 #   KSRC=/path       unpatched 6.12 tree to start from (default: Debian's
 #                    /usr/src/linux-source-6.12.tar.xz; not for mainline)
 #   SLICEEXT_CACHE   cache directory (default: ~/.cache/sliceext)
+#   SLICEEXT_BORE_PATCH=FILE  for bore: BORE's patch for 6.12, as its
+#                    authors publish it (it is not in Debian), e.g.
+#                    0001-linux6.12.37-bore-6.5.6.patch
 #
 # Prints the kernel's directory in the cache; its file "env" holds KVER,
 # BZIMAGE, KBUILD (the tree to build modules against) and MODROOT.
@@ -35,12 +41,19 @@ log() { echo "kernel.sh: $*" >&2; }
 
 case $flavour in
 test) fragments="$top/scripts/kconfig/guest.config $top/scripts/kconfig/debug.config" ;;
-release|stock|mainline)
+release|stock|bore|mainline)
 	fragments="$top/scripts/kconfig/guest.config $top/scripts/kconfig/release.config" ;;
-*) echo "usage: $0 [test|release|stock|mainline]" >&2; exit 2 ;;
+*) echo "usage: $0 [test|release|stock|bore|mainline]" >&2; exit 2 ;;
 esac
 if [ "$flavour" = stock ] || [ "$flavour" = mainline ]; then
 	patches=
+elif [ "$flavour" = bore ]; then
+	if [ ! -f "${SLICEEXT_BORE_PATCH:-}" ]; then
+		log "bore needs SLICEEXT_BORE_PATCH, BORE's patch for 6.12" \
+			"(${SLICEEXT_BORE_PATCH:-not set})"
+		exit 2
+	fi
+	patches=$(realpath "$SLICEEXT_BORE_PATCH")
 else
 	patches=$(ls "$top"/patches/6.12/*.patch)
 fi
@@ -78,6 +91,9 @@ fi
 if [ "$flavour" = mainline ]; then
 	recipe="$recipe mainline=1"
 fi
+if [ "$flavour" = bore ]; then
+	recipe="$recipe bore=1"
+fi
 key=$( { echo "$src_id recipe=$recipe"; cat $fragments $patches; } |
 	sha256sum | cut -c1-16)
 dir=$cache/kernels/$series-$flavour-$key
@@ -113,15 +129,20 @@ for p in $patches; do
 	patch -d "$dir/src" -p1 -s --forward < "$p"
 done
 
-# stock: the unpatched tree has no CONFIG_SCHED_SLICEEXT, so that line is
-# dropped (it could never stick), and the release string says what the
-# kernel is; every other line is release's.
-if [ "$flavour" = stock ]; then
+# stock and bore: a tree without the series has no CONFIG_SCHED_SLICEEXT,
+# so that line is dropped (it could never stick), and the release string
+# says what the kernel is; every other line is release's. bore also asks
+# for BORE (its Kconfig default), so that the check below fails where the
+# patch did not apply rather than build a stock kernel under BORE's name.
+if [ "$flavour" = stock ] || [ "$flavour" = bore ]; then
 	sed -e '/^CONFIG_SCHED_SLICEEXT=/d' \
 		-e '/^# CONFIG_SCHED_SLICEEXT is not set/d' \
-		-e 's/^CONFIG_LOCALVERSION=.*/CONFIG_LOCALVERSION="-stock"/' \
-		$fragments > "$dir/stock.config"
-	fragments=$dir/stock.config
+		-e "s/^CONFIG_LOCALVERSION=.*/CONFIG_LOCALVERSION=\"-$flavour\"/" \
+		$fragments > "$dir/$flavour.config"
+	if [ "$flavour" = bore ]; then
+		echo CONFIG_SCHED_BORE=y >> "$dir/$flavour.config"
+	fi
+	fragments=$dir/$flavour.config
 fi
 
 # mainline: the same two fragments, with what 7.3 spells differently or
@@ -176,9 +197,9 @@ for f in $fragments; do
 		bad=1
 	done < "$f"
 done
-if [ "$flavour" = stock ] &&
+if { [ "$flavour" = stock ] || [ "$flavour" = bore ]; } &&
 	grep -q '^CONFIG_SCHED_SLICEEXT=' "$dir/build/.config"; then
-	log "stock kernel has CONFIG_SCHED_SLICEEXT: its source is patched"
+	log "$flavour kernel has CONFIG_SCHED_SLICEEXT: its source is patched"
 	bad=1
 fi
 [ $bad = 0 ] || exit 1

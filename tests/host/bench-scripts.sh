@@ -117,12 +117,36 @@ check_eq "bench.sh --parts bore: boots the BORE kernel, once" 1 \
 check_eq "bench.sh --parts bore: boots nothing else" 1 \
 	"$(grep -c '^vm ' "$t/calls")"
 : > "$t/calls"
+: > "$t/bore.patch"
+SLICEEXT_CACHE=$t/cache SLICEEXT_BORE_PATCH=$t/bore.patch CALLS=$t/calls \
+	"$t/top/scripts/bench.sh" --parts bore --bin "$t/benchbin" \
+	--out "$t/bench-out" >/dev/null 2>&1
+check_eq "bench.sh --parts bore with SLICEEXT_BORE_PATCH: builds the bore kernel, only" \
+	"kernel bore" "$(grep '^kernel ' "$t/calls")"
+check_eq "bench.sh --parts bore with SLICEEXT_BORE_PATCH: boots it, once" 1 \
+	"$(grep -c '^vm .* /nonexistent/kernel -- ' "$t/calls")"
+: > "$t/calls"
+SLICEEXT_CACHE=$t/cache CALLS=$t/calls "$t/top/scripts/bench.sh" \
+	--parts bore --bin "$t/benchbin" --out "$t/bench-out" >/dev/null 2>"$t/err"
+check_eq "bench.sh --parts bore with no BORE kernel or patch: exit status 2" 2 "$?"
+check "and says what it needs" grep -q 'SLICEEXT_BORE_PATCH' "$t/err"
+check_eq "and builds and boots nothing" "" "$(cat "$t/calls")"
+: > "$t/calls"
 SLICEEXT_CACHE=$t/cache CALLS=$t/calls "$t/top/scripts/bench.sh" \
 	--parts latency --bin "$t/benchbin" --out "$t/bench-out" >/dev/null 2>&1
 check_eq "bench.sh --parts latency: asks kernel.sh for the release kernel" \
 	"kernel release" "$(grep '^kernel ' "$t/calls")"
 
 # ---- kernel.sh mainline ----------------------------------------------------
+
+for patch in '' "$t/missing.patch"; do
+	SLICEEXT_CACHE=$t/cache SLICEEXT_BORE_PATCH=$patch \
+		"$top/scripts/kernel.sh" bore >/dev/null 2>"$t/err"
+	check_eq "kernel.sh bore, SLICEEXT_BORE_PATCH '${patch##*/}': exit status 2" 2 "$?"
+	check "and says what it needs" grep -q 'SLICEEXT_BORE_PATCH' "$t/err"
+done
+check_eq "kernel.sh bore without its patch: no kernel directory made" "" \
+	"$(ls "$t/cache/kernels" 2>/dev/null)"
 
 KSRC=/nonexistent "$top/scripts/kernel.sh" mainline >/dev/null 2>"$t/err"
 check_eq "kernel.sh mainline with KSRC: exit status 2" 2 "$?"
