@@ -83,17 +83,12 @@ fi
 # The key covers everything that changes the built kernel. Bump recipe
 # when the build steps below change what ends up in the cache.
 recipe=1
-# stock's own step (the fragment filter below) is keyed separately, so
-# changing it never changes the key, and the cache, of test and release.
-if [ "$flavour" = stock ]; then
-	recipe="$recipe stock=1"
-fi
-if [ "$flavour" = mainline ]; then
-	recipe="$recipe mainline=1"
-fi
-if [ "$flavour" = bore ]; then
-	recipe="$recipe bore=1"
-fi
+# The steps of stock, bore and mainline alone (the fragment filters
+# below) are keyed separately, so changing one never changes the key, and
+# the cache, of test and release.
+case $flavour in
+stock|bore|mainline) recipe="$recipe $flavour=1" ;;
+esac
 key=$( { echo "$src_id recipe=$recipe"; cat $fragments $patches; } |
 	sha256sum | cut -c1-16)
 dir=$cache/kernels/$series-$flavour-$key

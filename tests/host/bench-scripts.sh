@@ -137,7 +137,7 @@ SLICEEXT_CACHE=$t/cache CALLS=$t/calls "$t/top/scripts/bench.sh" \
 check_eq "bench.sh --parts latency: asks kernel.sh for the release kernel" \
 	"kernel release" "$(grep '^kernel ' "$t/calls")"
 
-# ---- kernel.sh mainline ----------------------------------------------------
+# ---- kernel.sh bore --------------------------------------------------------
 
 for patch in '' "$t/missing.patch"; do
 	SLICEEXT_CACHE=$t/cache SLICEEXT_BORE_PATCH=$patch \
@@ -147,6 +147,8 @@ for patch in '' "$t/missing.patch"; do
 done
 check_eq "kernel.sh bore without its patch: no kernel directory made" "" \
 	"$(ls "$t/cache/kernels" 2>/dev/null)"
+
+# ---- kernel.sh mainline ----------------------------------------------------
 
 KSRC=/nonexistent "$top/scripts/kernel.sh" mainline >/dev/null 2>"$t/err"
 check_eq "kernel.sh mainline with KSRC: exit status 2" 2 "$?"
