@@ -54,13 +54,21 @@ disasm() {
 
 # The patch adds lines to some files, so __LINE__ constants (passed to
 # __might_sleep() and friends) move. Accept a pair of instructions that
-# differs only in an immediate, by no more than the lines the series adds
-# to one file; anything else is a real difference.
+# differs only in an immediate, by no more than the most lines the series
+# adds to one file stock has; anything else is a real difference.
+line_bound=0
+for f in $(sed -n 's|^+++ b/||p' "$top"/patches/6.12/*.patch | sort -u); do
+	[ -f "$work/stock/$f" ] || continue
+	n=$(diff "$work/stock/$f" "$kdir/src/$f" | grep -c '^>' || true)
+	[ "$n" -le "$line_bound" ] || line_bound=$n
+done
+
 same_code() {
-	python3 - "$1" "$2" <<'PY'
+	python3 - "$1" "$2" "$line_bound" <<'PY'
 import re, sys
 a = open(sys.argv[1]).read().splitlines()
 b = open(sys.argv[2]).read().splitlines()
+bound = int(sys.argv[3])
 if len(a) != len(b):
     sys.exit(1)
 imm = re.compile(r'\$0x([0-9a-f]+)')
@@ -72,7 +80,7 @@ for x, y in zip(a, b):
         sys.exit(1)
     dx = [int(v, 16) for v in imm.findall(x)]
     dy = [int(v, 16) for v in imm.findall(y)]
-    if any(abs(p - q) > 64 for p, q in zip(dx, dy)):
+    if any(abs(p - q) > bound for p, q in zip(dx, dy)):
         sys.exit(1)
     moved += 1
 print(moved)
