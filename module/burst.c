@@ -45,6 +45,7 @@ static u32 burst_keep_delayed_lag = 1;
 static u32 burst_wakeup_unprotect = 1;
 static u32 burst_wakeup_preempt = 1;
 static u32 burst_futex_zero_slice = 1;
+static u32 burst_keep_unscored;
 
 /* A wakeup placement shift that leaves no virtual slice (core: 0-63). */
 #define BURST_NO_SLICE_SHIFT	63
@@ -293,6 +294,25 @@ int sliceext_wakeup_unprotect(struct task_struct *p, struct task_struct *curr)
 }
 
 /*
+ * The load balancer moves a queued task that is not cache hot as readily
+ * whether it burns CPU or sleeps every few milliseconds. One that sleeps
+ * is placed anew at each wakeup (wake_wide() keeps a dispatcher's workers
+ * on the CPU they last ran on), so a move to balance load parts it from
+ * the thread that wakes it, and its next wakeups cross CPUs. Asked to,
+ * keep the tasks scoring has not penalized where they are, as if cache
+ * hot, and leave the balancing to the scored ones: the kernel still
+ * moves them when balancing keeps failing (docs/burst.md).
+ */
+int sliceext_balance_keep(struct task_struct *p)
+{
+	if (!READ_ONCE(burst_keep_unscored) || !burst_active(p) ||
+	    burst_weight_score(p))
+		return 0;
+	sliceext_burst_stat_inc(SLICEEXT_BURST_BALANCE_KEEP);
+	return 1;
+}
+
+/*
  * Fork inheritance. The averages are cached in the task they describe,
  * packed in one u64 (burst_cache_pack()) so that concurrent forks need no
  * lock: at worst two of them sample the same tasks.
@@ -525,6 +545,7 @@ static struct sliceext_knob burst_knobs[] = {
 	{ "wakeup_preempt",	&burst_wakeup_preempt,	0, 1 },
 	{ "keep_delayed_lag",	&burst_keep_delayed_lag, 0, 1 },
 	{ "futex_zero_slice",	&burst_futex_zero_slice, 0, 1 },
+	{ "keep_unscored",	&burst_keep_unscored,	0, 1 },
 };
 
 module_param_cb(burst_enabled, &sliceext_knob_param_ops, &burst_knobs[0], 0644);
@@ -553,6 +574,8 @@ module_param_cb(burst_keep_delayed_lag, &sliceext_knob_param_ops, &burst_knobs[1
 MODULE_PARM_DESC(burst_keep_delayed_lag, "A dequeue delayed by DELAY_DEQUEUE keeps the lag earned while waiting, as with NO_DELAY_ZERO (0-1, default 1)");
 module_param_cb(burst_futex_zero_slice, &sliceext_knob_param_ops, &burst_knobs[12], 0644);
 MODULE_PARM_DESC(burst_futex_zero_slice, "A task woken from a futex wait is placed with no slice and ends the running one's protection unless that bursts less (0-1, default 1)");
+module_param_cb(burst_keep_unscored, &sliceext_knob_param_ops, &burst_knobs[13], 0644);
+MODULE_PARM_DESC(burst_keep_unscored, "The load balancer moves a task with score 0 only when balancing keeps failing (0-1, default 0)");
 
 void sliceext_burst_init(void)
 {

@@ -44,6 +44,7 @@ static const struct sliceext_ops sliceext_module_ops = {
 	.wakeup_unprotect	= sliceext_wakeup_unprotect,
 	.keep_delayed_lag	= sliceext_keep_delayed_lag,
 	.futex_sleep		= sliceext_futex_sleep,
+	.balance_keep		= sliceext_balance_keep,
 };
 
 static int __init sliceext_init(void)

@@ -550,19 +550,22 @@ under_load() {
 
 # The knobs the point needs and the prefix for its load.
 burst_of() {
-	case $1 in on|*_on|*on_no*|*_on_hogs|*_boreset) echo 1 ;; *) echo 0 ;; esac
+	case $1 in on|*_on|*on_no*|*_on_hogs|*_boreset|*on_unscored) echo 1 ;; *) echo 0 ;; esac
 }
 # A "hogs only" row leaves the forkers out: what they add across groups.
 forkers_of() { case $1 in *_hogs) echo 0 ;; *) echo "$load_forkers" ;; esac; }
 
-# The burst/ knobs a point may set to 0, each by a suffix of its id, and
-# their defaults where not 1: every other point runs with the default.
+# The burst/ knobs a point may set, each by a suffix of its id, to 0, or
+# to 1 for the knobs off by default (knob_set), and their defaults where
+# not 1: every other point runs with the default.
 declare -A knob_suffix=([wakeup_preempt]=_nopreempt [keep_delayed_lag]=_nokeep
-			[futex_zero_slice]=_nofutex [inherit_type]=_noinherit)
-declare -A knob_default=([inherit_type]=2)
+			[futex_zero_slice]=_nofutex [inherit_type]=_noinherit
+			[keep_unscored]=_unscored)
+declare -A knob_default=([inherit_type]=2 [keep_unscored]=0)
+declare -A knob_set=([keep_unscored]=1)
 
 # point_knobs PART ID REPEAT: set the knobs for the point; false (and the
-# point skipped, once) if one it turns off is missing.
+# point skipped, once) if one it sets is missing.
 point_knobs() {
 	local k why
 	for k in "${!knob_suffix[@]}"; do
@@ -573,7 +576,7 @@ point_knobs() {
 	done
 	for k in "${!knob_suffix[@]}"; do
 		case $2 in
-		*"${knob_suffix[$k]}") knob "burst/$k" 0 ;;
+		*"${knob_suffix[$k]}") knob "burst/$k" "${knob_set[$k]:-0}" ;;
 		*) knob "burst/$k" "${knob_default[$k]:-1}" ;;
 		esac
 	done
