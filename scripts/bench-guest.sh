@@ -555,14 +555,13 @@ burst_of() {
 # A "hogs only" row leaves the forkers out: what they add across groups.
 forkers_of() { case $1 in *_hogs) echo 0 ;; *) echo "$load_forkers" ;; esac; }
 
-# The burst/ knobs a point may set, each by a suffix of its id, to 0, or
-# to 1 for the knobs off by default (knob_set), and their defaults where
-# not 1: every other point runs with the default.
+# The burst/ knobs a point may flip, each by a suffix of its id: to 0, or
+# to 1 for a knob off by default. Their defaults where not 1: every other
+# point runs with the default.
 declare -A knob_suffix=([wakeup_preempt]=_nopreempt [keep_delayed_lag]=_nokeep
 			[futex_zero_slice]=_nofutex [inherit_type]=_noinherit
 			[keep_unscored]=_unscored)
 declare -A knob_default=([inherit_type]=2 [keep_unscored]=0)
-declare -A knob_set=([keep_unscored]=1)
 
 # point_knobs PART ID REPEAT: set the knobs for the point; false (and the
 # point skipped, once) if one it sets is missing.
@@ -576,7 +575,7 @@ point_knobs() {
 	done
 	for k in "${!knob_suffix[@]}"; do
 		case $2 in
-		*"${knob_suffix[$k]}") knob "burst/$k" "${knob_set[$k]:-0}" ;;
+		*"${knob_suffix[$k]}") knob "burst/$k" $((!${knob_default[$k]:-1})) ;;
 		*) knob "burst/$k" "${knob_default[$k]:-1}" ;;
 		esac
 	done
