@@ -11,7 +11,6 @@
 d=/sys/kernel/debug/sliceext/burst
 
 hog() { nice -n "$1" bash -c 'while :; do :; done' & }
-scored() { [ "$(burst_field "$1" score)" -ge "${2:-1}" ] 2>/dev/null; }
 # Whether both hogs have a weight that is not stock. (Not only they: the
 # shell walking /proc for this check runs long enough to get a score.)
 hogs_reweighted() {

@@ -34,8 +34,6 @@ import time
 while True:
     time.sleep(0.001)' &
 sleeper=$!
-scored() { [ "$(burst_field "$1" score)" -gt 0 ] 2>/dev/null; }
-unscored() { [ "$(burst_field "$1" score)" = 0 ]; }
 check "the hog gets a score" wait_until 10 scored $hog
 # Python's start-up is one long burst; its 1 ms sleeps then bring it down.
 check "the sleeper's score falls to 0" wait_until 20 unscored $sleeper

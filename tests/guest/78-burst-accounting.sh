@@ -129,7 +129,6 @@ cghog=$!
 setsid sh -c 'while :; do :; done # autogroup hog' &
 sleep 0.5
 aghog=$(pgrep -n -f "autogroup hog")
-scored() { [ "$(burst_field "$1" score)" -gt 0 ] 2>/dev/null; }
 check "a hog in its own cpu cgroup gets a score" wait_until 10 scored "$cghog"
 check "a hog in its own autogroup gets a score" wait_until 10 scored "$aghog"
 check "the cgroup hog sits in its cgroup" grep -q sliceext-test "/proc/$cghog/cgroup"

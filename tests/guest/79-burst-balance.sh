@@ -31,8 +31,6 @@ while True:
     time.sleep(0.001)' &
 	short+=($!)
 done
-scored() { [ "$(burst_field "$1" score)" -gt 0 ] 2>/dev/null; }
-unscored() { [ "$(burst_field "$1" score)" = 0 ]; }
 check "the hogs get a score" wait_until 10 scored "${hogs[2]}"
 # Python's start-up is one long burst; its 1 ms bursts then bring it down.
 check "the short-burst tasks score 0" wait_until 20 unscored "${short[3]}"

@@ -40,7 +40,6 @@ knob_values() {
 
 # Conditions for wait_until, evaluated at every try.
 granted_above() { [ "$(ext_stat granted)" -gt "$1" ]; }
-scored() { [ "$(burst_field "$1" score)" -gt 0 ]; }
 threads() { [ "$(ls "/proc/$1/task" | wc -l)" = "$2" ]; }
 state() { awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null; }
 exited() { [ ! -e "/proc/$1" ] || [ "$(state "$1")" = Z ]; }

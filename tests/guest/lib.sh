@@ -92,6 +92,12 @@ burst_field() {
 		/sys/kernel/debug/sliceext/burst/tasks
 }
 
+# scored PID [MIN]: whether PID's burst score is at least MIN (default 1).
+# False, not an error, once PID has left burst/tasks.
+scored() { [ "$(burst_field "$1" score)" -ge "${2:-1}" ] 2>/dev/null; }
+# unscored PID: whether PID is in burst/tasks with score 0.
+unscored() { [ "$(burst_field "$1" score)" = 0 ]; }
+
 # Threads whose load weight is not the stock one for their nice level and
 # policy, as "tid weight expected" lines; nothing when every task is stock.
 # One process that forks nothing does the scan and leaves itself out: a
