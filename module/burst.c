@@ -220,8 +220,22 @@ static bool burst_futex_woken(struct task_struct *p)
 	       READ_ONCE(burst_of(p)->futex_wait);
 }
 
+/*
+ * For keep_unscored: the CPU of the task that woke @p. This hook is the
+ * one every wakeup's placement calls, and it runs in the waker's context
+ * unless the wakeup came from an interrupt or was queued to @p's CPU (an
+ * idle one), where the waker is unknown and the last one is kept.
+ */
+static void burst_note_waker(struct task_struct *p)
+{
+	if (READ_ONCE(burst_keep_unscored) && p && in_task() &&
+	    !is_idle_task(current))
+		WRITE_ONCE(burst_of(p)->waker_cpu, smp_processor_id() + 1);
+}
+
 int sliceext_wakeup_vslice_shift(struct task_struct *p)
 {
+	burst_note_waker(p);
 	if (p && burst_futex_woken(p)) {
 		sliceext_burst_stat_inc(SLICEEXT_BURST_FUTEX_ZERO_SLICE);
 		return BURST_NO_SLICE_SHIFT;
@@ -301,13 +315,22 @@ int sliceext_wakeup_unprotect(struct task_struct *p, struct task_struct *curr)
  * the thread that wakes it, and its next wakeups cross CPUs. Asked to,
  * keep the tasks scoring has not penalized where they are, as if cache
  * hot, and leave the balancing to the scored ones: the kernel still
- * moves them when balancing keeps failing (docs/burst.md).
+ * moves them when balancing keeps failing. Not one that already sits
+ * away from the CPU of the task that woke it: kept, it would stay parted
+ * from its waker, and an arrangement that started badly would last
+ * (docs/burst.md).
  */
 int sliceext_balance_keep(struct task_struct *p)
 {
+	u16 waker = READ_ONCE(burst_of(p)->waker_cpu);
+
 	if (!READ_ONCE(burst_keep_unscored) || !burst_active(p) ||
 	    burst_weight_score(p))
 		return 0;
+	if (waker && waker - 1 != task_cpu(p)) {
+		sliceext_burst_stat_inc(SLICEEXT_BURST_BALANCE_APART);
+		return 0;
+	}
 	sliceext_burst_stat_inc(SLICEEXT_BURST_BALANCE_KEEP);
 	return 1;
 }
@@ -575,7 +598,7 @@ MODULE_PARM_DESC(burst_keep_delayed_lag, "A dequeue delayed by DELAY_DEQUEUE kee
 module_param_cb(burst_futex_zero_slice, &sliceext_knob_param_ops, &burst_knobs[12], 0644);
 MODULE_PARM_DESC(burst_futex_zero_slice, "A task woken from a futex wait is placed with no slice and ends the running one's protection unless that bursts less (0-1, default 1)");
 module_param_cb(burst_keep_unscored, &sliceext_knob_param_ops, &burst_knobs[13], 0644);
-MODULE_PARM_DESC(burst_keep_unscored, "The load balancer moves a task with score 0 only when balancing keeps failing (0-1, default 0)");
+MODULE_PARM_DESC(burst_keep_unscored, "The load balancer moves a task with score 0 that sits with its waker only when balancing keeps failing (0-1, default 0)");
 
 void sliceext_burst_init(void)
 {

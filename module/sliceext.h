@@ -56,6 +56,7 @@ struct sliceext_burst {
 	u16	penalty;	/* remembered penalty, smoothed at restarts */
 	u8	score;		/* nice levels in the load weight now */
 	u8	futex_wait;	/* in a futex wait: written by the task itself */
+	u16	waker_cpu;	/* 1 + CPU of the task that last woke it; 0: none */
 };
 
 /*

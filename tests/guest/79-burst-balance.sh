@@ -8,6 +8,9 @@
 # hot whenever the balancer considers one (burst/stats: balance_keep);
 # off, or with burst scheduling disabled, it is never asked to keep any.
 # The hogs' own scores keep them movable: they must still migrate.
+# Four more such tasks, woken through pipes by a thread bound to CPU 0,
+# are left to the balancer whenever it finds one on CPU 1, away from its
+# waker (balance_apart).
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/lib.sh"
 
@@ -31,18 +34,46 @@ while True:
     time.sleep(0.001)' &
 	short+=($!)
 done
+# The piped tasks run half a millisecond per wakeup; their waker, bound
+# to CPU 0 once it has forked them, writes each a byte every 4 ms.
+python3 -c '
+import os, time
+pipes = []
+for _ in range(4):
+    r, w = os.pipe()
+    if os.fork() == 0:
+        for x in pipes + [w]:
+            os.close(x)
+        while os.read(r, 64):
+            end = time.monotonic() + 0.0005
+            while time.monotonic() < end:
+                pass
+        os._exit(0)
+    os.close(r)
+    pipes.append(w)
+os.sched_setaffinity(0, {0})
+while True:
+    for w in pipes:
+        os.write(w, b"x")
+    time.sleep(0.004)' &
+waker=$!
 check "the hogs get a score" wait_until 10 scored "${hogs[2]}"
 # Python's start-up is one long burst; its 1 ms bursts then bring it down.
 check "the short-burst tasks score 0" wait_until 20 unscored "${short[3]}"
+forked() { [ "$(pgrep -c -P $waker)" = 4 ]; }
+check "the waker forks its four tasks" wait_until 20 forked
+piped=$(pgrep -P $waker | tail -1)
+check "the piped tasks score 0" wait_until 20 unscored "$piped"
 
-# ENABLED KEEP: prints balance_keep counted over three seconds.
+# ENABLED KEEP: prints balance_keep and balance_apart, counted over three
+# seconds, summed.
 kept() {
 	echo "$1" > $d/enabled
 	echo "$2" > $d/keep_unscored
 	sleep 0.2
 	echo 0 > $d/stats
 	sleep 3
-	burst_stat balance_keep
+	echo $(($(burst_stat balance_keep) + $(burst_stat balance_apart)))
 }
 migrations() { # PID: how often the scheduler moved it
 	awk '$1 == "se.nr_migrations" { print $3 }' "/proc/$1/sched"
@@ -55,12 +86,15 @@ h0=$(migrations "${hogs[0]}")
 echo 1 > $d/keep_unscored
 echo 0 > $d/stats
 check "keep_unscored 1: the balancer is asked to keep" wait_until 15 asked
+apart() { [ "$(burst_stat balance_apart)" -gt 0 ]; }
+check "keep_unscored 1: a task away from its waker is left to the balancer" \
+	wait_until 15 apart
 check "keep_unscored 1: the hogs still migrate" \
 	test "$(migrations "${hogs[0]}")" -gt "$h0"
-check_eq "keep_unscored 0: no task is kept" 0 "$(kept 1 0)"
-check_eq "burst/enabled 0: no task is kept" 0 "$(kept 0 1)"
+check_eq "keep_unscored 0: no task is kept or left apart" 0 "$(kept 1 0)"
+check_eq "burst/enabled 0: no task is kept or left apart" 0 "$(kept 0 1)"
 
 echo 1 > $d/enabled
 echo 0 > $d/keep_unscored
-kill "${hogs[@]}" "${short[@]}" 2>/dev/null
+kill "${hogs[@]}" "${short[@]}" $waker 2>/dev/null
 wait 2>/dev/null
