@@ -315,18 +315,28 @@ int sliceext_wakeup_unprotect(struct task_struct *p, struct task_struct *curr)
  * the thread that wakes it, and its next wakeups cross CPUs. Asked to,
  * keep the tasks scoring has not penalized where they are, as if cache
  * hot, and leave the balancing to the scored ones: the kernel still
- * moves them when balancing keeps failing. Not one that already sits
- * away from the CPU of the task that woke it: kept, it would stay parted
- * from its waker, and an arrangement that started badly would last
- * (docs/burst.md).
+ * moves them when balancing keeps failing.
+ *
+ * Only where the move would put the task beside @dst_others, tasks of
+ * other groups: their groups' entities compete with its group at full
+ * weight, which scores do not lower. Beside its own group's tasks only,
+ * scoring has made the hogs light, and the balancer spreading a waker's
+ * tasks lets them run side by side instead of one after the other. And
+ * not one that already sits away from the CPU of the task that woke it:
+ * kept, it would stay parted from its waker, and an arrangement that
+ * started badly would last (docs/burst.md).
  */
-int sliceext_balance_keep(struct task_struct *p)
+int sliceext_balance_keep(struct task_struct *p, unsigned int dst_others)
 {
 	u16 waker = READ_ONCE(burst_of(p)->waker_cpu);
 
 	if (!READ_ONCE(burst_keep_unscored) || !burst_active(p) ||
 	    burst_weight_score(p))
 		return 0;
+	if (!dst_others) {
+		sliceext_burst_stat_inc(SLICEEXT_BURST_BALANCE_OWN_GROUP);
+		return 0;
+	}
 	if (waker && waker - 1 != task_cpu(p)) {
 		sliceext_burst_stat_inc(SLICEEXT_BURST_BALANCE_APART);
 		return 0;
@@ -598,7 +608,7 @@ MODULE_PARM_DESC(burst_keep_delayed_lag, "A dequeue delayed by DELAY_DEQUEUE kee
 module_param_cb(burst_futex_zero_slice, &sliceext_knob_param_ops, &burst_knobs[12], 0644);
 MODULE_PARM_DESC(burst_futex_zero_slice, "A task woken from a futex wait is placed with no slice and ends the running one's protection unless that bursts less (0-1, default 1)");
 module_param_cb(burst_keep_unscored, &sliceext_knob_param_ops, &burst_knobs[13], 0644);
-MODULE_PARM_DESC(burst_keep_unscored, "The load balancer moves a task with score 0 that sits with its waker only when balancing keeps failing (0-1, default 0)");
+MODULE_PARM_DESC(burst_keep_unscored, "The load balancer moves a task with score 0 that sits with its waker to a CPU running other groups' tasks only when balancing keeps failing (0-1, default 0)");
 
 void sliceext_burst_init(void)
 {

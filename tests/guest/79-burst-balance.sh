@@ -3,14 +3,19 @@
 #
 # What the load balancer asks of the module (patch 0010): three hogs and
 # four tasks that run about a millisecond and sleep another, free on both
-# CPUs, keep the balancer moving tasks between them. With
-# keep_unscored on, the module counts the score-0 tasks as cache
-# hot whenever the balancer considers one (burst/stats: balance_keep);
-# off, or with burst scheduling disabled, it is never asked to keep any.
-# The hogs' own scores keep them movable: they must still migrate.
-# Four more such tasks, woken through pipes by a thread bound to CPU 0,
-# are left to the balancer whenever it finds one on CPU 1, away from its
-# waker (balance_apart).
+# CPUs, keep the balancer moving tasks between them. Four more such
+# tasks are woken through pipes by a thread bound to CPU 0.
+#
+# All in one group (the root one: autogroups are off while the tasks are
+# forked, so the kernel's threads share it), keep_unscored keeps none of
+# the score-0 tasks: the destination holds only their own group's tasks
+# (balance_own_group).
+# With the hogs in a cpu cgroup and the rest in another, the module counts a score-0
+# task as cache hot whenever the balancer considers one bound for a CPU
+# where hogs run (balance_keep), unless the task sits on CPU 1, away from
+# its waker (balance_apart); off, or with burst scheduling disabled, it
+# keeps none. The hogs' own scores keep them movable: they must still
+# migrate.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/lib.sh"
 
@@ -18,6 +23,9 @@ d=/sys/kernel/debug/sliceext/burst
 check "modprobe sliceext" modprobe sliceext
 check_eq "keep_unscored is off by default" 0 \
 	"$(cat $d/keep_unscored)"
+ag=/proc/sys/kernel/sched_autogroup_enabled
+ag0=$(cat $ag 2>/dev/null)
+[ -n "$ag0" ] && echo 0 > $ag
 
 hogs=() short=()
 for _ in 1 2 3; do
@@ -75,22 +83,56 @@ kept() {
 	sleep 3
 	echo $(($(burst_stat balance_keep) + $(burst_stat balance_apart)))
 }
-migrations() { # PID: how often the scheduler moved it
-	awk '$1 == "se.nr_migrations" { print $3 }' "/proc/$1/sched"
+migrations() { # PID...: how often the scheduler moved them, summed
+	local pid n=0
+	for pid; do
+		n=$((n + $(awk '$1 == "se.nr_migrations" { print $3 }' \
+			"/proc/$pid/sched")))
+	done
+	echo $n
 }
 
 # The balancer looks at a score-0 task only when one is queued on the
 # busier CPU and not cache hot already; give it up to 15 seconds.
-asked() { [ "$(burst_stat balance_keep)" -gt 0 ]; }
-h0=$(migrations "${hogs[0]}")
+own_group() { [ "$(burst_stat balance_own_group)" -gt 0 ]; }
 echo 1 > $d/keep_unscored
+echo 0 > $d/stats
+check "keep_unscored 1, one group: a task is left to the balancer" \
+	wait_until 15 own_group
+check_eq "keep_unscored 1, one group: no task is kept or left apart" 0 \
+	"$(kept 1 1)"
+
+cg=/sys/fs/cgroup
+grep -qs "^[^ ]* $cg cgroup2 " /proc/mounts || mount -t cgroup2 none $cg
+grep -qw cpu $cg/cgroup.subtree_control || echo +cpu > $cg/cgroup.subtree_control
+mkdir -p $cg/sliceext-hogs $cg/sliceext-tasks
+for h in "${hogs[@]}"; do
+	echo "$h" > $cg/sliceext-hogs/cgroup.procs
+done
+for t in "${short[@]}" $waker $(pgrep -P $waker); do
+	echo "$t" > $cg/sliceext-tasks/cgroup.procs
+done
+check_eq "the hogs move to a cpu cgroup" 3 \
+	"$(wc -l < $cg/sliceext-hogs/cgroup.procs)"
+check_eq "the other tasks move to another" 9 \
+	"$(wc -l < $cg/sliceext-tasks/cgroup.procs)"
+
+asked() { [ "$(burst_stat balance_keep)" -gt 0 ]; }
 echo 0 > $d/stats
 check "keep_unscored 1: the balancer is asked to keep" wait_until 15 asked
 apart() { [ "$(burst_stat balance_apart)" -gt 0 ]; }
 check "keep_unscored 1: a task away from its waker is left to the balancer" \
 	wait_until 15 apart
-check "keep_unscored 1: the hogs still migrate" \
-	test "$(migrations "${hogs[0]}")" -gt "$h0"
+hogs_moved() { [ "$(migrations "${hogs[@]}")" -gt "$h0" ]; }
+# Gathered on CPU 0 and set free, the hogs must spread again.
+for h in "${hogs[@]}"; do
+	taskset -p 1 "$h" > /dev/null
+done
+for h in "${hogs[@]}"; do
+	taskset -p 3 "$h" > /dev/null
+done
+h0=$(migrations "${hogs[@]}")
+check "keep_unscored 1: the hogs still migrate" wait_until 15 hogs_moved
 check_eq "keep_unscored 0: no task is kept or left apart" 0 "$(kept 1 0)"
 check_eq "burst/enabled 0: no task is kept or left apart" 0 "$(kept 0 1)"
 
@@ -98,3 +140,10 @@ echo 1 > $d/enabled
 echo 0 > $d/keep_unscored
 kill "${hogs[@]}" "${short[@]}" $waker 2>/dev/null
 wait 2>/dev/null
+# The piped tasks exit once their waker's pipes close.
+cgroups_gone() {
+	rmdir $cg/sliceext-hogs $cg/sliceext-tasks 2>/dev/null
+	[ ! -d $cg/sliceext-hogs ] && [ ! -d $cg/sliceext-tasks ]
+}
+wait_until 5 cgroups_gone
+[ -n "$ag0" ] && echo "$ag0" > $ag
