@@ -317,23 +317,23 @@ int sliceext_wakeup_unprotect(struct task_struct *p, struct task_struct *curr)
  * hot, and leave the balancing to the scored ones: the kernel still
  * moves them when balancing keeps failing.
  *
- * Only where the move would put the task beside @dst_others, tasks of
- * other groups: their groups' entities compete with its group at full
- * weight, which scores do not lower. Beside its own group's tasks only,
+ * Only where the move would put the task beside tasks of other groups on
+ * @dst_cpu: their groups' entities compete with its group at full weight,
+ * which scores do not lower. Beside its own group's tasks only,
  * scoring has made the hogs light, and the balancer spreading a waker's
  * tasks lets them run side by side instead of one after the other. And
  * not one that already sits away from the CPU of the task that woke it:
  * kept, it would stay parted from its waker, and an arrangement that
  * started badly would last (docs/burst.md).
  */
-int sliceext_balance_keep(struct task_struct *p, unsigned int dst_others)
+int sliceext_balance_keep(struct task_struct *p, int dst_cpu)
 {
 	u16 waker = READ_ONCE(burst_of(p)->waker_cpu);
 
 	if (!READ_ONCE(burst_keep_unscored) || !burst_active(p) ||
 	    burst_weight_score(p))
 		return 0;
-	if (!dst_others) {
+	if (!sliceext_other_groups_runnable(p, dst_cpu)) {
 		sliceext_burst_stat_inc(SLICEEXT_BURST_BALANCE_OWN_GROUP);
 		return 0;
 	}

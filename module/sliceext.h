@@ -176,7 +176,7 @@ int sliceext_wakeup_vslice_shift(struct task_struct *p);
 int sliceext_lag_limit_shift(struct task_struct *p);
 int sliceext_wakeup_unprotect(struct task_struct *p, struct task_struct *curr);
 int sliceext_keep_delayed_lag(struct task_struct *p);
-int sliceext_balance_keep(struct task_struct *p, unsigned int dst_others);
+int sliceext_balance_keep(struct task_struct *p, int dst_cpu);
 void sliceext_futex_sleep(bool asleep);
 
 #endif /* _SLICEEXT_H */
