@@ -45,7 +45,7 @@ static u32 burst_keep_delayed_lag = 1;
 static u32 burst_wakeup_unprotect = 1;
 static u32 burst_wakeup_preempt = 1;
 static u32 burst_futex_zero_slice = 1;
-static u32 burst_keep_unscored;
+static u32 burst_keep_unscored = 1;
 
 /* A wakeup placement shift that leaves no virtual slice (core: 0-63). */
 #define BURST_NO_SLICE_SHIFT	63
@@ -608,7 +608,7 @@ MODULE_PARM_DESC(burst_keep_delayed_lag, "A dequeue delayed by DELAY_DEQUEUE kee
 module_param_cb(burst_futex_zero_slice, &sliceext_knob_param_ops, &burst_knobs[12], 0644);
 MODULE_PARM_DESC(burst_futex_zero_slice, "A task woken from a futex wait is placed with no slice and ends the running one's protection unless that bursts less (0-1, default 1)");
 module_param_cb(burst_keep_unscored, &sliceext_knob_param_ops, &burst_knobs[13], 0644);
-MODULE_PARM_DESC(burst_keep_unscored, "The load balancer moves a task with score 0 that sits with its waker to a CPU running other groups' tasks only when balancing keeps failing (0-1, default 0)");
+MODULE_PARM_DESC(burst_keep_unscored, "The load balancer moves a task with score 0 that sits with its waker to a CPU running other groups' tasks only when balancing keeps failing (0-1, default 1)");
 
 void sliceext_burst_init(void)
 {

@@ -550,7 +550,7 @@ under_load() {
 
 # The knobs the point needs and the prefix for its load.
 burst_of() {
-	case $1 in on|*_on|*on_no*|*_on_hogs|*_boreset|*on_unscored) echo 1 ;; *) echo 0 ;; esac
+	case $1 in on|*_on|*on_no*|*_on_hogs|*_boreset) echo 1 ;; *) echo 0 ;; esac
 }
 # A "hogs only" row leaves the forkers out: what they add across groups.
 forkers_of() { case $1 in *_hogs) echo 0 ;; *) echo "$load_forkers" ;; esac; }
@@ -560,8 +560,8 @@ forkers_of() { case $1 in *_hogs) echo 0 ;; *) echo "$load_forkers" ;; esac; }
 # point runs with the default.
 declare -A knob_suffix=([wakeup_preempt]=_nopreempt [keep_delayed_lag]=_nokeep
 			[futex_zero_slice]=_nofutex [inherit_type]=_noinherit
-			[keep_unscored]=_unscored)
-declare -A knob_default=([inherit_type]=2 [keep_unscored]=0)
+			[keep_unscored]=_nounscored)
+declare -A knob_default=([inherit_type]=2)
 
 # point_knobs PART ID REPEAT: set the knobs for the point; false (and the
 # point skipped, once) if one it sets is missing.

@@ -21,7 +21,7 @@
 
 d=/sys/kernel/debug/sliceext/burst
 check "modprobe sliceext" modprobe sliceext
-check_eq "keep_unscored is off by default" 0 \
+check_eq "keep_unscored is on by default" 1 \
 	"$(cat $d/keep_unscored)"
 ag=/proc/sys/kernel/sched_autogroup_enabled
 ag0=$(cat $ag 2>/dev/null)
@@ -95,7 +95,6 @@ migrations() { # PID...: how often the scheduler moved them, summed
 # The balancer looks at a score-0 task only when one is queued on the
 # busier CPU and not cache hot already; give it up to 15 seconds.
 own_group() { [ "$(burst_stat balance_own_group)" -gt 0 ]; }
-echo 1 > $d/keep_unscored
 echo 0 > $d/stats
 check "keep_unscored 1, one group: a task is left to the balancer" \
 	wait_until 15 own_group
@@ -137,7 +136,7 @@ check_eq "keep_unscored 0: no task is kept or left apart" 0 "$(kept 1 0)"
 check_eq "burst/enabled 0: no task is kept or left apart" 0 "$(kept 0 1)"
 
 echo 1 > $d/enabled
-echo 0 > $d/keep_unscored
+echo 1 > $d/keep_unscored
 kill "${hogs[@]}" "${short[@]}" $waker 2>/dev/null
 wait 2>/dev/null
 # The piped tasks exit once their waker's pipes close.

@@ -84,7 +84,7 @@ static const struct knob {
 	{ "burst/wakeup_preempt",	"burst_wakeup_preempt",	0, 1, 1 },
 	{ "burst/keep_delayed_lag",	"burst_keep_delayed_lag", 0, 1, 1 },
 	{ "burst/futex_zero_slice",	"burst_futex_zero_slice", 0, 1, 1 },
-	{ "burst/keep_unscored",	"burst_keep_unscored",	0, 1, 0 },
+	{ "burst/keep_unscored",	"burst_keep_unscored",	0, 1, 1 },
 };
 
 /* Column headings of "stat" for the counters ext/stats has today. */
