@@ -9,13 +9,12 @@
 # All in one group (the root one: autogroups are off while the tasks are
 # forked, so the kernel's threads share it), keep_unscored keeps none of
 # the score-0 tasks: the destination holds only their own group's tasks
-# (balance_own_group).
-# With the hogs in a cpu cgroup and the rest in another, the module counts a score-0
-# task as cache hot whenever the balancer considers one bound for a CPU
-# where hogs run (balance_keep), unless the task sits on CPU 1, away from
-# its waker (balance_apart); off, or with burst scheduling disabled, it
-# keeps none. The hogs' own scores keep them movable: they must still
-# migrate.
+# (balance_own_group). With the hogs in a cpu cgroup and the rest in
+# another, the module counts a score-0 task as cache hot whenever the
+# balancer considers one bound for a CPU where hogs run (balance_keep),
+# unless the task sits on CPU 1, away from its waker (balance_apart);
+# off, or with burst scheduling disabled, it keeps none. The hogs' own
+# scores keep them movable: they must still migrate.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/lib.sh"
 
@@ -103,7 +102,8 @@ check_eq "keep_unscored 1, one group: no task is kept or left apart" 0 \
 
 cg=/sys/fs/cgroup
 grep -qs "^[^ ]* $cg cgroup2 " /proc/mounts || mount -t cgroup2 none $cg
-grep -qw cpu $cg/cgroup.subtree_control || echo +cpu > $cg/cgroup.subtree_control
+grep -qw cpu $cg/cgroup.subtree_control ||
+	echo +cpu > $cg/cgroup.subtree_control
 mkdir -p $cg/sliceext-hogs $cg/sliceext-tasks
 for h in "${hogs[@]}"; do
 	echo "$h" > $cg/sliceext-hogs/cgroup.procs
