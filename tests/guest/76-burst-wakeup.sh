@@ -16,20 +16,19 @@
 . "$(dirname "$0")/lib.sh"
 
 d=/sys/kernel/debug/sliceext/burst
-cg=/sys/fs/cgroup
 check "modprobe sliceext" modprobe sliceext
 
-mount -t cgroup2 none $cg 2>/dev/null
-echo +cpu > $cg/cgroup.subtree_control
-mkdir -p $cg/sliceext-hog $cg/sliceext-sleeper
+hogcg=$(load_cgroup sliceext-hog)
+sleepcg=$(load_cgroup sliceext-sleeper)
+check "cpu cgroups for the hog and the sleeper" test -n "$hogcg" -a -n "$sleepcg"
 in_cg() { # CGROUP COMMAND...: become COMMAND, on CPU 0 in CGROUP
 	local c=$1
 	shift
 	exec sh -c 'echo $$ > "$0/cgroup.procs"; exec taskset -c 0 "$@"' "$c" "$@"
 }
-in_cg $cg/sliceext-hog sh -c 'while :; do :; done' &
+in_cg "$hogcg" sh -c 'while :; do :; done' &
 hog=$!
-in_cg $cg/sliceext-sleeper python3 -c '
+in_cg "$sleepcg" python3 -c '
 import time
 while True:
     time.sleep(0.001)' &
@@ -95,7 +94,7 @@ check "against a SCHED_IDLE task: almost nothing asked ($un $pr)" \
 
 kill $hog $sleeper 2>/dev/null
 wait 2>/dev/null
-rmdir $cg/sliceext-hog $cg/sliceext-sleeper 2>/dev/null
+rmdir "$hogcg" "$sleepcg" 2>/dev/null
 echo 0 > $d/wakeup_preempt
 check "modprobe -r sliceext" modprobe -r sliceext
 tap_done

@@ -121,10 +121,9 @@ check "zombies do not count in what a new child inherits" test "${pen:-99999}" -
 # Where systemd and sessions put tasks: a hog in a cpu cgroup of its own
 # and one in an autogroup of its own are scored like any other, and their
 # weights match their scores.
-mount -t cgroup2 none /sys/fs/cgroup 2>/dev/null
-echo +cpu > /sys/fs/cgroup/cgroup.subtree_control
-mkdir -p /sys/fs/cgroup/sliceext-test
-sh -c 'echo $$ > /sys/fs/cgroup/sliceext-test/cgroup.procs; exec sh -c "while :; do :; done"' &
+cg=$(load_cgroup sliceext-test)
+check "a cpu cgroup for a hog" test -n "$cg"
+sh -c 'echo $$ > "$0/cgroup.procs"; exec sh -c "while :; do :; done"' "$cg" &
 cghog=$!
 setsid sh -c 'while :; do :; done # autogroup hog' &
 sleep 0.5
@@ -137,7 +136,7 @@ check_fails "the autogroup hog is in another autogroup" \
 check_eq "their weights match their scores" "" "$(stale_weights)"
 kill "$cghog" "$aghog" 2>/dev/null
 wait "$cghog" "$aghog" 2>/dev/null
-rmdir /sys/fs/cgroup/sliceext-test 2>/dev/null
+rmdir "$cg" 2>/dev/null
 
 # SCHED_IDLE: no score shown, whatever its burst. The hog is the shell
 # itself (no timeout wrapper, whose own score would be 0 anyway).

@@ -100,21 +100,20 @@ check "keep_unscored 1, one group: a task is left to the balancer" \
 check_eq "keep_unscored 1, one group: no task is kept or left apart" 0 \
 	"$(kept 1 1)"
 
-cg=/sys/fs/cgroup
-grep -qs "^[^ ]* $cg cgroup2 " /proc/mounts || mount -t cgroup2 none $cg
-grep -qw cpu $cg/cgroup.subtree_control ||
-	echo +cpu > $cg/cgroup.subtree_control
-mkdir -p $cg/sliceext-hogs $cg/sliceext-tasks
+hogcg=$(load_cgroup sliceext-hogs)
+taskcg=$(load_cgroup sliceext-tasks)
+check "cpu cgroups for the hogs and the other tasks" \
+	test -n "$hogcg" -a -n "$taskcg"
 for h in "${hogs[@]}"; do
-	echo "$h" > $cg/sliceext-hogs/cgroup.procs
+	echo "$h" > "$hogcg"/cgroup.procs
 done
 for t in "${short[@]}" $waker $(pgrep -P $waker); do
-	echo "$t" > $cg/sliceext-tasks/cgroup.procs
+	echo "$t" > "$taskcg"/cgroup.procs
 done
 check_eq "the hogs move to a cpu cgroup" 3 \
-	"$(wc -l < $cg/sliceext-hogs/cgroup.procs)"
+	"$(wc -l < "$hogcg"/cgroup.procs)"
 check_eq "the other tasks move to another" 9 \
-	"$(wc -l < $cg/sliceext-tasks/cgroup.procs)"
+	"$(wc -l < "$taskcg"/cgroup.procs)"
 
 asked() { [ "$(burst_stat balance_keep)" -gt 0 ]; }
 echo 0 > $d/stats
@@ -141,8 +140,8 @@ kill "${hogs[@]}" "${short[@]}" $waker 2>/dev/null
 wait 2>/dev/null
 # The piped tasks exit once their waker's pipes close.
 cgroups_gone() {
-	rmdir $cg/sliceext-hogs $cg/sliceext-tasks 2>/dev/null
-	[ ! -d $cg/sliceext-hogs ] && [ ! -d $cg/sliceext-tasks ]
+	rmdir "$hogcg" "$taskcg" 2>/dev/null
+	[ ! -d "$hogcg" ] && [ ! -d "$taskcg" ]
 }
 wait_until 5 cgroups_gone
 [ -n "$ag0" ] && echo "$ag0" > $ag

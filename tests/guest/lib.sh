@@ -8,6 +8,11 @@
 #   SLICEEXT_BIN         the C test programs, built on the host
 #   SLICEEXT_DEB         the Debian packages (scripts/deb.sh), for 82-deb.sh
 
+# load_cgroup NAME (a cpu cgroup under cgroup v2, mounting it and enabling
+# +cpu if need be) and run_placed come from the scripts' helpers, which the
+# benchmark uses in the guest too: one way to make a cpu cgroup.
+. "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
+
 # Run a command as an unprivileged user.
 as_nobody() {
 	setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"
