@@ -8,7 +8,8 @@
 #
 # Usage: scripts/vm.sh [options] KERNEL_DIR -- COMMAND [ARG...]
 #   KERNEL_DIR     a directory printed by scripts/kernel.sh
-#   --cpus N       vCPUs (default 2)
+#   --cpus N[,TOPOLOGY]  vCPUs (default 2), with QEMU's -smp topology if
+#                  given (4,sockets=2,cores=2: two levels of balancing)
 #   --mem SIZE     guest memory (default 2G)
 #   --timeout S    kill the guest after S seconds (default 1200)
 #   --append ARGS  extra kernel command line (e.g. preempt=full)
