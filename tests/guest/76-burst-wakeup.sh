@@ -24,7 +24,7 @@ check "cpu cgroups for the hog and the sleeper" test -n "$hogcg" -a -n "$sleepcg
 in_cg() { # CGROUP COMMAND...: become COMMAND, on CPU 0 in CGROUP
 	local c=$1
 	shift
-	exec sh -c 'echo $$ > "$0/cgroup.procs"; exec taskset -c 0 "$@"' "$c" "$@"
+	run_placed cgroup "$c" taskset -c 0 "$@"
 }
 in_cg "$hogcg" sh -c 'while :; do :; done' &
 hog=$!

@@ -123,7 +123,7 @@ check "zombies do not count in what a new child inherits" test "${pen:-99999}" -
 # weights match their scores.
 cg=$(load_cgroup sliceext-test)
 check "a cpu cgroup for a hog" test -n "$cg"
-sh -c 'echo $$ > "$0/cgroup.procs"; exec sh -c "while :; do :; done"' "$cg" &
+(run_placed cgroup "$cg" sh -c 'while :; do :; done') &
 cghog=$!
 setsid sh -c 'while :; do :; done # autogroup hog' &
 sleep 0.5

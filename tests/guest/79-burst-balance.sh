@@ -32,13 +32,7 @@ for _ in 1 2 3; do
 	hogs+=($!)
 done
 for _ in 1 2 3 4; do
-	python3 -c '
-import time
-while True:
-    end = time.monotonic() + 0.001
-    while time.monotonic() < end:
-        pass
-    time.sleep(0.001)' &
+	python3 -c "$short_bursts_py" &
 	short+=($!)
 done
 # The piped tasks run half a millisecond per wakeup; their waker, bound
@@ -93,10 +87,9 @@ migrations() { # PID...: how often the scheduler moved them, summed
 
 # The balancer looks at a score-0 task only when one is queued on the
 # busier CPU and not cache hot already; give it up to 15 seconds.
-own_group() { [ "$(burst_stat balance_own_group)" -gt 0 ]; }
 echo 0 > $d/stats
 check "keep_unscored 1, one group: a task is left to the balancer" \
-	wait_until 15 own_group
+	wait_until 15 burst_counted balance_own_group
 check_eq "keep_unscored 1, one group: no task is kept or left apart" 0 \
 	"$(kept 1 1)"
 
@@ -115,12 +108,11 @@ check_eq "the hogs move to a cpu cgroup" 3 \
 check_eq "the other tasks move to another" 9 \
 	"$(wc -l < "$taskcg"/cgroup.procs)"
 
-asked() { [ "$(burst_stat balance_keep)" -gt 0 ]; }
 echo 0 > $d/stats
-check "keep_unscored 1: the balancer is asked to keep" wait_until 15 asked
-apart() { [ "$(burst_stat balance_apart)" -gt 0 ]; }
+check "keep_unscored 1: the balancer is asked to keep" \
+	wait_until 15 burst_counted balance_keep
 check "keep_unscored 1: a task away from its waker is left to the balancer" \
-	wait_until 15 apart
+	wait_until 15 burst_counted balance_apart
 hogs_moved() { [ "$(migrations "${hogs[@]}")" -gt "$h0" ]; }
 # Gathered on CPU 0 and set free, the hogs must spread again.
 for h in "${hogs[@]}"; do
@@ -139,9 +131,5 @@ echo 1 > $d/keep_unscored
 kill "${hogs[@]}" "${short[@]}" $waker 2>/dev/null
 wait 2>/dev/null
 # The piped tasks exit once their waker's pipes close.
-cgroups_gone() {
-	rmdir "$hogcg" "$taskcg" 2>/dev/null
-	[ ! -d "$hogcg" ] && [ ! -d "$taskcg" ]
-}
-wait_until 5 cgroups_gone
+wait_until 5 cgroups_removed "$hogcg" "$taskcg"
 [ -n "$ag0" ] && echo "$ag0" > $ag

@@ -29,27 +29,20 @@ check "cpu cgroups for the hogs and the other tasks" \
 	test -n "$hogcg" -a -n "$taskcg"
 hogs=() short=()
 for _ in 1 2 3 4; do
-	sh -c 'echo $$ > "$0/cgroup.procs"; exec sh -c "while :; do :; done"' \
-		"$hogcg" &
+	(run_placed cgroup "$hogcg" sh -c 'while :; do :; done') &
 	hogs+=($!)
 done
 for _ in 1 2 3 4 5 6 7 8; do
-	sh -c 'echo $$ > "$0/cgroup.procs"; exec python3 -c "
-import time
-while True:
-    end = time.monotonic() + 0.001
-    while time.monotonic() < end:
-        pass
-    time.sleep(0.001)"' "$taskcg" &
+	(run_placed cgroup "$taskcg" python3 -c "$short_bursts_py") &
 	short+=($!)
 done
 check "the hogs get a score" wait_until 10 scored "${hogs[3]}"
 # Python's start-up is one long burst; its 1 ms bursts then bring it down.
 check "the short-burst tasks score 0" wait_until 30 unscored "${short[7]}"
 
-asked() { [ "$(burst_stat balance_keep)" -gt 0 ]; }
 echo 0 > $d/stats
-check "keep_unscored 1: the balancer is asked to keep" wait_until 15 asked
+check "keep_unscored 1: the balancer is asked to keep" \
+	wait_until 15 burst_counted balance_keep
 
 # spread: the short tasks sit on at least three CPUs at one look.
 spread() {
@@ -70,11 +63,7 @@ check "keep_unscored 1: set free, they spread over three CPUs or more" \
 
 kill "${hogs[@]}" "${short[@]}" 2>/dev/null
 wait 2>/dev/null
-cgroups_gone() {
-	rmdir "$hogcg" "$taskcg" 2>/dev/null
-	[ ! -d "$hogcg" ] && [ ! -d "$taskcg" ]
-}
-check "the cgroups go" wait_until 5 cgroups_gone
+check "the cgroups go" wait_until 5 cgroups_removed "$hogcg" "$taskcg"
 check_eq "no WARN in the kernel log" 0 "$(dmesg | grep -c 'WARNING:')"
 check "modprobe -r sliceext" modprobe -r sliceext
 tap_done

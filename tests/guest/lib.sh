@@ -84,6 +84,30 @@ burst_stat() {
 	awk -v k="$1" '$1 == k { print $2 }' /sys/kernel/debug/sliceext/burst/stats
 }
 
+# burst_counted NAME: whether burst/stats counter NAME is above 0.
+burst_counted() { [ "$(burst_stat "$1")" -gt 0 ]; }
+
+# A task that runs a millisecond and sleeps another, for ever; it scores
+# 0 once its 1 ms bursts outweigh Python's start-up:
+#	python3 -c "$short_bursts_py" &
+short_bursts_py='
+import time
+while True:
+    end = time.monotonic() + 0.001
+    while time.monotonic() < end:
+        pass
+    time.sleep(0.001)'
+
+# cgroups_removed DIR...: rmdir each cgroup; whether none is left (for
+# wait_until, while their tasks exit).
+cgroups_removed() {
+	local c
+	rmdir "$@" 2>/dev/null
+	for c; do
+		[ ! -d "$c" ] || return 1
+	done
+}
+
 # out KEY: the value of a "key value" line in $res, a test program's output.
 out() {
 	awk -v k="$1" '$1 == k { print $2 }' <<<"$res"
