@@ -490,8 +490,10 @@ part_hist() {	# WHY-NOT
 # base slice of 2 ms rounded up to a whole tick (4 ms at HZ=250) and not
 # scaled with the CPUs, BORE's placement for group entities too, and no
 # wakeup preemption rule (BORE 6.7's). The *_boreset rows run sliceext so,
-# to tell BORE's policy from its implementation; every other row runs with
-# the kernel's own settings and the module's defaults.
+# to tell BORE's policy from its implementation, and the *_boreslice rows
+# with BORE's base slice alone, the one of the four that lowers the
+# workers' tail within one group (docs/burst.md); every other row runs
+# with the kernel's own settings and the module's defaults.
 base_slice=/sys/kernel/debug/sched/base_slice_ns
 bore_base_slice_ns=4000000
 sched_defaults() {	# print the kernel's own "RUN_TO_PARITY-FEATURE NS"
@@ -505,30 +507,38 @@ base_slice_set() {
 		echo "  warning: could not write $1 to $base_slice"
 }
 
-# boreset_for PART ID REPEAT DEFAULTS: before a row, BORE's settings for a
-# *_boreset row, DEFAULTS (sched_defaults') and the module's own for any
-# other. Fails, after a skip line, for a *_boreset row where one is missing.
+# boreset_for PART ID REPEAT DEFAULTS: before a row, DEFAULTS
+# (sched_defaults') and the module's own, then BORE's settings for a
+# *_boreset row, or its base slice for a *_boreslice row. Fails, after a
+# skip line, for such a row where one is missing.
 boreset_for() {
 	local feat ns why
 	read -r feat ns <<<"$4"
+	[ -z "$feat" ] || sched_feat "$feat"
+	[ -z "$ns" ] || base_slice_set "$ns"
+	knob burst/group_placement 0
 	case $2 in
-	*_boreset) ;;
+	*_boreset)
+		why=$(knob_missing burst/group_placement burst/wakeup_preempt)
+		[ -n "$feat" ] && [ -n "$ns" ] ||
+			why="no $sched_features or $base_slice" ;;
+	*_boreslice)
+		why=
+		[ -n "$ns" ] || why="no $base_slice" ;;
 	*)
-		[ -z "$feat" ] || sched_feat "$feat"
-		[ -z "$ns" ] || base_slice_set "$ns"
-		knob burst/group_placement 0
 		return 0 ;;
 	esac
-	why=$(knob_missing burst/group_placement burst/wakeup_preempt)
-	[ -n "$feat" ] && [ -n "$ns" ] || why="no $sched_features or $base_slice"
 	if [ -n "$why" ]; then
 		[ "$3" = 1 ] && skip "$1" "$2" "$why"
 		return 1
 	fi
-	sched_feat NO_RUN_TO_PARITY
 	base_slice_set "$bore_base_slice_ns"
-	knob burst/group_placement 1
-	knob burst/wakeup_preempt 0
+	case $2 in
+	*_boreset)
+		sched_feat NO_RUN_TO_PARITY
+		knob burst/group_placement 1
+		knob burst/wakeup_preempt 0 ;;
+	esac
 }
 
 # ---- b) latency under load, c) compute under load --------------------------
@@ -550,7 +560,7 @@ under_load() {
 
 # The knobs the point needs and the prefix for its load.
 burst_of() {
-	case $1 in on|*_on|*on_no*|*_on_hogs|*_boreset) echo 1 ;; *) echo 0 ;; esac
+	case $1 in on|*_on|*on_no*|*_on_hogs|*_boreset|*_boreslice) echo 1 ;; *) echo 0 ;; esac
 }
 # A "hogs only" row leaves the forkers out: what they add across groups.
 forkers_of() { case $1 in *_hogs) echo 0 ;; *) echo "$load_forkers" ;; esac; }
