@@ -512,7 +512,7 @@ base_slice_set() {
 # *_boreset row, or its base slice for a *_boreslice row. Fails, after a
 # skip line, for such a row where one is missing.
 boreset_for() {
-	local feat ns why
+	local feat ns why=
 	read -r feat ns <<<"$4"
 	[ -z "$feat" ] || sched_feat "$feat"
 	[ -z "$ns" ] || base_slice_set "$ns"
@@ -523,7 +523,6 @@ boreset_for() {
 		[ -n "$feat" ] && [ -n "$ns" ] ||
 			why="no $sched_features or $base_slice" ;;
 	*_boreslice)
-		why=
 		[ -n "$ns" ] || why="no $base_slice" ;;
 	*)
 		return 0 ;;
