@@ -46,6 +46,7 @@ static u32 burst_wakeup_unprotect = 1;
 static u32 burst_wakeup_preempt = 1;
 static u32 burst_futex_zero_slice = 1;
 static u32 burst_keep_unscored = 1;
+static u32 burst_scored_slice_ns;
 
 /* A wakeup placement shift that leaves no virtual slice (core: 0-63). */
 #define BURST_NO_SLICE_SHIFT	63
@@ -346,6 +347,25 @@ int sliceext_balance_keep(struct task_struct *p, int dst_cpu)
 }
 
 /*
+ * EEVDF reconsiders a hog against the other entities at every base slice
+ * (1.4 ms on two CPUs), and a task group's entity takes the shortest
+ * request queued below it: hogs in another cpu cgroup or autogroup then
+ * give their group the interactive task's request, and the deadline of
+ * that group comes as early. BORE raises the base slice of every task to
+ * a tick. Asked to, give a longer request to the tasks scoring has
+ * penalized only: the ones that run briefly and sleep keep the base
+ * slice, and the earlier deadline that wins them wakeups (docs/burst.md).
+ * The core takes the longer of this and the base slice, and never asks
+ * for a task with a custom slice of its own.
+ */
+unsigned int sliceext_slice_request(struct task_struct *p)
+{
+	if (!burst_active(p) || !burst_weight_score(p))
+		return 0;
+	return READ_ONCE(burst_scored_slice_ns);
+}
+
+/*
  * Fork inheritance. The averages are cached in the task they describe,
  * packed in one u64 (burst_cache_pack()) so that concurrent forks need no
  * lock: at worst two of them sample the same tasks.
@@ -579,6 +599,7 @@ static struct sliceext_knob burst_knobs[] = {
 	{ "keep_delayed_lag",	&burst_keep_delayed_lag, 0, 1 },
 	{ "futex_zero_slice",	&burst_futex_zero_slice, 0, 1 },
 	{ "keep_unscored",	&burst_keep_unscored,	0, 1 },
+	{ "scored_slice_ns",	&burst_scored_slice_ns,	0, 100 * NSEC_PER_MSEC },
 };
 
 module_param_cb(burst_enabled, &sliceext_knob_param_ops, &burst_knobs[0], 0644);
@@ -609,6 +630,8 @@ module_param_cb(burst_futex_zero_slice, &sliceext_knob_param_ops, &burst_knobs[1
 MODULE_PARM_DESC(burst_futex_zero_slice, "A task woken from a futex wait is placed with no slice and ends the running one's protection unless that bursts less (0-1, default 1)");
 module_param_cb(burst_keep_unscored, &sliceext_knob_param_ops, &burst_knobs[13], 0644);
 MODULE_PARM_DESC(burst_keep_unscored, "The load balancer moves a task with score 0 that sits with its waker to a CPU running other groups' tasks only when balancing keeps failing (0-1, default 1)");
+module_param_cb(burst_scored_slice_ns, &sliceext_knob_param_ops, &burst_knobs[14], 0644);
+MODULE_PARM_DESC(burst_scored_slice_ns, "Request (slice) of a task with a score above 0 when longer than the base slice; 0 keeps the base slice (0-100000000, default 0)");
 
 void sliceext_burst_init(void)
 {

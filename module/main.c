@@ -45,6 +45,7 @@ static const struct sliceext_ops sliceext_module_ops = {
 	.keep_delayed_lag	= sliceext_keep_delayed_lag,
 	.futex_sleep		= sliceext_futex_sleep,
 	.balance_keep		= sliceext_balance_keep,
+	.slice_request		= sliceext_slice_request,
 };
 
 static int __init sliceext_init(void)

@@ -177,6 +177,7 @@ int sliceext_lag_limit_shift(struct task_struct *p);
 int sliceext_wakeup_unprotect(struct task_struct *p, struct task_struct *curr);
 int sliceext_keep_delayed_lag(struct task_struct *p);
 int sliceext_balance_keep(struct task_struct *p, int dst_cpu);
+unsigned int sliceext_slice_request(struct task_struct *p);
 void sliceext_futex_sleep(bool asleep);
 
 #endif /* _SLICEEXT_H */
