@@ -349,14 +349,16 @@ int sliceext_balance_keep(struct task_struct *p, int dst_cpu)
 /*
  * EEVDF reconsiders a hog against the other entities at every base slice
  * (1.4 ms on two CPUs), and a task group's entity takes the shortest
- * request queued below it: hogs in another cpu cgroup or autogroup then
- * give their group the interactive task's request, and the deadline of
- * that group comes as early. BORE raises the base slice of every task to
- * a tick. Asked to, give a longer request to the tasks scoring has
- * penalized only: the ones that run briefly and sleep keep the base
- * slice, and the earlier deadline that wins them wakeups (docs/burst.md).
- * The core takes the longer of this and the base slice, and never asks
- * for a task with a custom slice of its own.
+ * request queued below it: hogs in another cpu cgroup or autogroup give
+ * their group the same request as an interactive task's group, and a
+ * deadline as early. BORE raises the base slice of every task to a tick.
+ * Asked to, give a longer request to the tasks scoring has penalized
+ * only: the ones that run briefly and sleep keep the base slice, and the
+ * earlier deadline that wins them wakeups. Off by default: on a heavier
+ * load (several workers a waker) it lengthened the tail, since a hog
+ * then runs to a later tick (docs/burst.md). The core takes the longer
+ * of this and the base slice, and never asks for a task with a custom
+ * slice of its own.
  */
 unsigned int sliceext_slice_request(struct task_struct *p)
 {
