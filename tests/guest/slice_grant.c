@@ -94,7 +94,11 @@ TEST_F(grant, every_end_is_counted)
 	long slice = atol(variant->slice_ns);
 	long long ended;
 
-	while ((t = now_ns()) < end)
+	/*
+	 * A 5 us grant can end before a vCPU slowed by a busy host gets back
+	 * to the loop to see it: give the first sighting more time.
+	 */
+	while ((t = now_ns()) < end || (!r.seen && t < end + 3 * RUN_NS))
 		requester_step(rs, &r, t);
 	requester_finish(rs, &r);
 	stop_noise(self);
