@@ -3,7 +3,7 @@
 #
 # Guest half of scripts/burst-probe.sh: issue 13's probe, a task woken
 # every millisecond for 200 us of work (wakeup_lat, one message thread,
-# one worker) beside four CPU hogs, per scheduler configuration and per
+# one worker) beside HOGS CPU hogs, per scheduler configuration and per
 # placement of the hogs. One line per run:
 #   RES PLACEMENT CONFIG rN p50=US p90=US p99=US
 #
@@ -17,12 +17,13 @@
 #   PLACES   same, autogroup (setsid), cgroup (a cpu cgroup of their own)
 #   REPS     runs per point      DUR     seconds per run
 #   PIN      if set, taskset -c PIN for the probe (the hogs stay free)
+#   HOGS     CPU hogs (default 4, the issue's two per CPU on two CPUs)
 set -u
 : "${KO:?}" "${BIN:?}"
 . "$(dirname "$0")/lib.sh"
 CFGS=${CFGS:-off on}
 PLACES=${PLACES:-same autogroup cgroup}
-REPS=${REPS:-5} DUR=${DUR:-2} PIN=${PIN:-}
+REPS=${REPS:-5} DUR=${DUR:-2} PIN=${PIN:-} HOGS=${HOGS:-4}
 dbg=/sys/kernel/debug
 feat=$dbg/sched/features
 burst=$dbg/sliceext/burst
@@ -94,7 +95,7 @@ for r in $(seq 1 "$REPS"); do
 			set_config "$c" || exit 1
 			# run_placed execs: $! is the load's own PID, and
 			# the load reaps its hogs on SIGTERM.
-			(run_placed "$pl" "$cg" "$BIN/load" --hogs 4 \
+			(run_placed "$pl" "$cg" "$BIN/load" --hogs "$HOGS" \
 				--duration $((DUR + 60))) > /dev/null 2>&1 &
 			hog_pid=$!
 			sleep 1
