@@ -356,9 +356,9 @@ int sliceext_balance_keep(struct task_struct *p, int dst_cpu)
  * only: the ones that run briefly and sleep keep the base slice, and the
  * earlier deadline that wins them wakeups. Off by default: on a heavier
  * load (several workers a waker) it lengthened the tail, since a hog
- * then runs to a later tick (docs/burst.md). The core takes the longer
- * of this and the base slice, and never asks for a task with a custom
- * slice of its own.
+ * then runs to a later tick, and within one group at every value tried
+ * (docs/burst.md). The core takes the longer of this and the base slice,
+ * and never asks for a task with a custom slice of its own.
  */
 unsigned int sliceext_slice_request(struct task_struct *p)
 {
