@@ -52,6 +52,8 @@ while [ $# -gt 0 ]; do
 done
 [ -n "${cfgs// /}" ] || usage "--configs is empty"
 [ -z "$pin" ] || [ "$pin" -lt "$cpus" ] || usage "--pin $pin: the guest has CPUs 0-$((cpus - 1))"
+# Two hogs per CPU: the issue's load on each CPU, whatever their number.
+hogs=$((2 * cpus))
 [ -n "${places// /}" ] || usage "--places is empty"
 for pl in $places; do
 	case $pl in
@@ -81,11 +83,11 @@ cp "$top/scripts/burst-probe-guest.sh" "$top/scripts/lib.sh" "$work/"
 
 "$top/scripts/vm.sh" "${vmopt[@]}" --cpus "$cpus" --timeout 3600 --out "$work/out" "$kdir" -- \
 	env KO="$work/mod/sliceext.ko" BIN="$work/bin" CFGS="$cfgs" \
-	PLACES="$places" REPS="$reps" DUR="$dur" PIN="$pin" HOGS=$((2 * cpus)) \
+	PLACES="$places" REPS="$reps" DUR="$dur" PIN="$pin" HOGS="$hogs" \
 	"$work/burst-probe-guest.sh" | tee "$work/res"
 
 echo
-echo "mode: ${vmopt[*]:-multi-threaded TCG}, $cpus vCPUs, $((2 * cpus)) hogs; $reps runs of $dur s per point${pin:+; probe pinned to CPU $pin}"
+echo "mode: ${vmopt[*]:-multi-threaded TCG}, $cpus vCPUs, $hogs hogs; $reps runs of $dur s per point${pin:+; probe pinned to CPU $pin}"
 awk '$1 == "RES" {
 	k = $2 " " $3; split($7, p99, "=")
 	runs[k] = runs[k] " " p99[2]; n[k]++
