@@ -46,7 +46,7 @@ static u32 burst_wakeup_unprotect = 1;
 static u32 burst_wakeup_preempt = 1;
 static u32 burst_futex_zero_slice = 1;
 static u32 burst_keep_unscored = 1;
-static u32 burst_scored_slice_ns = 3 * NSEC_PER_MSEC;
+static u32 burst_scored_slice_ns;
 
 /* A wakeup placement shift that leaves no virtual slice (core: 0-63). */
 #define BURST_NO_SLICE_SHIFT	63
@@ -351,13 +351,13 @@ int sliceext_balance_keep(struct task_struct *p, int dst_cpu)
  * hogs in another cpu cgroup or autogroup give their group the same
  * request as an interactive task's group (the base slice, 1.4 ms on two
  * CPUs), and a deadline as early. BORE raises the base slice of every
- * task to a tick. Ask for a longer request, below a tick at HZ=250, for
- * the groups of the tasks scoring has penalized: the core gives it to a
- * group's entity while every task queued below it asks for it, and
- * leaves the tasks' own requests alone, so a hog does not take longer
- * turns beside the tasks of its own group (where a longer request for
- * the task itself lengthened an interactive task's wait, docs/burst.md).
- * The core never asks for a task with a custom slice of its own.
+ * task to a tick. Asked to, ask for a longer request for the groups of
+ * the tasks scoring has penalized: the core gives it to a group's entity
+ * while every task queued below it asks for it, and leaves the tasks'
+ * own requests alone, so a hog does not take longer turns beside the
+ * tasks of its own group (where a longer request for the task itself
+ * lengthened an interactive task's wait, docs/burst.md). The core never
+ * asks for a task with a custom slice of its own.
  */
 unsigned int sliceext_slice_request(struct task_struct *p)
 {
@@ -632,7 +632,7 @@ MODULE_PARM_DESC(burst_futex_zero_slice, "A task woken from a futex wait is plac
 module_param_cb(burst_keep_unscored, &sliceext_knob_param_ops, &burst_knobs[13], 0644);
 MODULE_PARM_DESC(burst_keep_unscored, "The load balancer moves a task with score 0 that sits with its waker to a CPU running other groups' tasks only when balancing keeps failing (0-1, default 1)");
 module_param_cb(burst_scored_slice_ns, &sliceext_knob_param_ops, &burst_knobs[14], 0644);
-MODULE_PARM_DESC(burst_scored_slice_ns, "Request (slice) of a task group's entity while every task queued in it has a score above 0, when longer than the base slice; 0 leaves it as the kernel sets it (0-100000000, default 3000000)");
+MODULE_PARM_DESC(burst_scored_slice_ns, "Request (slice) of a task group's entity while every task queued in it has a score above 0, when longer than the base slice; 0 keeps the base slice (0-100000000, default 0)");
 
 void sliceext_burst_init(void)
 {

@@ -559,7 +559,7 @@ under_load() {
 
 # The knobs the point needs and the prefix for its load.
 burst_of() {
-	case $1 in on|*_on|*on_no*|*_on_hogs|*_boreset|*_boreslice) echo 1 ;;
+	case $1 in on|*_on|*on_no*|*_on_hogs|*_boreset|*_boreslice|*_scoredslice) echo 1 ;;
 	*) echo 0 ;;
 	esac
 }
@@ -567,12 +567,14 @@ burst_of() {
 forkers_of() { case $1 in *_hogs) echo 0 ;; *) echo "$load_forkers" ;; esac; }
 
 # The burst/ knobs a point may flip, each by a suffix of its id: to 0, or
-# to 1 for a knob off by default. Their defaults where not 1: every other
-# point runs with the default.
+# to 1 for a knob off by default, or to its knob_set value. Their defaults
+# where not 1: every other point runs with the default.
 declare -A knob_suffix=([wakeup_preempt]=_nopreempt [keep_delayed_lag]=_nokeep
 			[futex_zero_slice]=_nofutex [inherit_type]=_noinherit
-			[keep_unscored]=_nounscored [scored_slice_ns]=_noscoredslice)
-declare -A knob_default=([inherit_type]=2 [scored_slice_ns]=3000000)
+			[keep_unscored]=_nounscored [scored_slice_ns]=_scoredslice)
+declare -A knob_default=([inherit_type]=2 [scored_slice_ns]=0)
+# BORE 6.5's base slice at HZ=250, one tick, for the scored tasks only.
+declare -A knob_set=([scored_slice_ns]=3000000)
 
 # point_knobs PART ID REPEAT: set the knobs for the point; false (and the
 # point skipped, once) if one it sets is missing.
@@ -587,7 +589,7 @@ point_knobs() {
 	for k in "${!knob_suffix[@]}"; do
 		case $2 in
 		*"${knob_suffix[$k]}")
-			knob "burst/$k" "$((!${knob_default[$k]:-1}))" ;;
+			knob "burst/$k" "${knob_set[$k]:-$((!${knob_default[$k]:-1}))}" ;;
 		*) knob "burst/$k" "${knob_default[$k]:-1}" ;;
 		esac
 	done

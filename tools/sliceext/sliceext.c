@@ -86,7 +86,7 @@ static const struct knob {
 	{ "burst/futex_zero_slice",	"burst_futex_zero_slice", 0, 1, 1 },
 	{ "burst/keep_unscored",	"burst_keep_unscored",	0, 1, 1 },
 	{ "burst/scored_slice_ns",	"burst_scored_slice_ns",
-					0, 100000000, 3000000 },
+					0, 100000000, 0 },
 };
 
 /* Column headings of "stat" for the counters ext/stats has today. */
