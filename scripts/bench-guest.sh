@@ -573,7 +573,7 @@ declare -A knob_suffix=([wakeup_preempt]=_nopreempt [keep_delayed_lag]=_nokeep
 			[futex_zero_slice]=_nofutex [inherit_type]=_noinherit
 			[keep_unscored]=_nounscored [scored_slice_ns]=_scoredslice)
 declare -A knob_default=([inherit_type]=2 [scored_slice_ns]=0)
-# BORE 6.5's base slice at HZ=250, one tick, for the scored tasks only.
+# Below a tick at HZ=250, for the groups of scored tasks (patch 0011).
 declare -A knob_set=([scored_slice_ns]=3000000)
 
 # point_knobs PART ID REPEAT: set the knobs for the point; false (and the

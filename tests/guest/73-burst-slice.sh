@@ -7,8 +7,9 @@
 # their own requests (se.slice in /proc/PID/sched). Off by default; set,
 # a hog's cpu cgroup, the cgroup above it and a hog's autogroup get it,
 # a value below the base slice changes nothing, a task with a custom
-# slice set with sched_setattr() caps its groups at that slice, and burst scheduling off, the knob back
-# at 0 or the module unloaded give the groups the base slice again.
+# slice set with sched_setattr() caps its groups at that slice, and
+# burst scheduling off, the knob back at 0 or the module unloaded give
+# the groups the base slice again.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/lib.sh"
 
