@@ -5,7 +5,8 @@
 # every millisecond for 200 us of work (wakeup_lat, one message thread,
 # one worker) beside HOGS CPU hogs, per scheduler configuration and per
 # placement of the hogs. One line per run:
-#   RES PLACEMENT CONFIG rN p50=US p90=US p99=US
+#   RES PLACEMENT CONFIG rN p50=US p90=US p99=US posN
+# where N is the configuration's place in its round (1: first).
 #
 # Environment (set by scripts/burst-probe.sh):
 #   KO       sliceext.ko         BIN     tools/bench binaries
@@ -15,6 +16,7 @@
 #            slices end on time, not at the next tick), s4 (4 ms base
 #            slice), KNOB=VALUE (a burst/ knob)
 #   PLACES   same, autogroup (setsid), cgroup (a cpu cgroup of their own)
+#   ORDER    alternate: CFGS reversed in even rounds; given: as listed
 #   REPS     runs per point      DUR     seconds per run
 #   PIN      if set, taskset -c PIN for the probe (the hogs stay free)
 #   HOGS     CPU hogs (default 4, the issue's two per CPU on two CPUs)
@@ -23,7 +25,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 CFGS=${CFGS:-off on}
 PLACES=${PLACES:-same autogroup cgroup}
-REPS=${REPS:-5} DUR=${DUR:-2} PIN=${PIN:-} HOGS=${HOGS:-4}
+ORDER=${ORDER:-alternate} REPS=${REPS:-5} DUR=${DUR:-2} PIN=${PIN:-} HOGS=${HOGS:-4}
 dbg=/sys/kernel/debug
 feat=$dbg/sched/features
 burst=$dbg/sliceext/burst
@@ -89,9 +91,22 @@ set_config() {
 
 pct() { awk -v k="$1" '$0 ~ "^latency " k " " { printf "%.0f", $NF }'; }
 
+# The configurations of round R: each runs first in every other round.
+# shellcheck disable=SC2086
+round_cfgs() {
+	if [ "$ORDER" = alternate ] && [ $(($1 % 2)) -eq 0 ]; then
+		printf '%s\n' $CFGS | tac
+	else
+		printf '%s\n' $CFGS
+	fi
+}
+
 for r in $(seq 1 "$REPS"); do
+	cfgs=$(round_cfgs "$r")
 	for pl in $PLACES; do
-		for c in $CFGS; do
+		pos=0
+		for c in $cfgs; do
+			pos=$((pos + 1))
 			set_config "$c" || exit 1
 			# run_placed execs: $! is the load's own PID, and
 			# the load reaps its hogs on SIGTERM.
@@ -109,7 +124,7 @@ for r in $(seq 1 "$REPS"); do
 				exit 1
 			fi
 			echo "RES $pl $c r$r p50=$(pct p50 <<<"$out")" \
-			     "p90=$(pct p90 <<<"$out") p99=$(pct p99 <<<"$out")"
+			     "p90=$(pct p90 <<<"$out") p99=$(pct p99 <<<"$out") pos$pos"
 		done
 	done
 done

@@ -11,8 +11,13 @@
 #                               [--configs "off on ..."]
 #                               [--places "same autogroup cgroup"]
 #                               [--pin CPU] [--cpus N]
+#                               [--order alternate|given]
 #   configs: "+" lists of off, on, ndz, nrtp, hrtick, s4, KNOB=VALUE
 #            (scripts/burst-probe-guest.sh says what each is)
+#   order:   alternate (the default) runs the configurations in the order
+#            given in odd rounds and reversed in even ones, so that each
+#            runs first as often: a configuration's runs can depend on
+#            the one before them (docs/burst.md). given keeps the order.
 #
 # Environment: SLICEEXT_KDIR=DIR probes this kernel directory (laid out as
 # scripts/kernel.sh's) instead of building the release kernel; a kernel
@@ -32,11 +37,11 @@ need() { [ "$2" -ge 2 ] || usage "$1 needs a value"; }
 posint() { [[ $2 =~ ^[1-9][0-9]*$ ]] || usage "$1: '$2' is not a positive integer"; }
 
 vmopt=() reps=5 dur=2 cfgs="off on" places="same autogroup cgroup" pin=''
-cpus=2
+cpus=2 order=alternate
 while [ $# -gt 0 ]; do
 	case $1 in
 	--icount) vmopt+=(--icount); shift; continue ;;
-	--reps|--duration|--configs|--places|--pin|--cpus) need "$1" $# ;;
+	--reps|--duration|--configs|--places|--pin|--cpus|--order) need "$1" $# ;;
 	*) usage "unknown option $1" ;;
 	esac
 	case $1 in
@@ -47,6 +52,9 @@ while [ $# -gt 0 ]; do
 	--pin) [[ $2 =~ ^[0-9]+$ ]] || usage "--pin: '$2' is not a CPU number"
 		pin=$2 ;;
 	--cpus) posint "$1" "$2"; cpus=$2 ;;
+	--order) [[ $2 =~ ^(alternate|given)$ ]] ||
+			usage "--order: '$2' is not alternate or given"
+		order=$2 ;;
 	esac
 	shift 2
 done
@@ -83,11 +91,11 @@ cp "$top/scripts/burst-probe-guest.sh" "$top/scripts/lib.sh" "$work/"
 
 "$top/scripts/vm.sh" "${vmopt[@]}" --cpus "$cpus" --timeout 3600 --out "$work/out" "$kdir" -- \
 	env KO="$work/mod/sliceext.ko" BIN="$work/bin" CFGS="$cfgs" \
-	PLACES="$places" REPS="$reps" DUR="$dur" PIN="$pin" HOGS="$hogs" \
+	PLACES="$places" ORDER="$order" REPS="$reps" DUR="$dur" PIN="$pin" HOGS="$hogs" \
 	"$work/burst-probe-guest.sh" | tee "$work/res"
 
 echo
-echo "mode: ${vmopt[*]:-multi-threaded TCG}, $cpus vCPUs, $hogs hogs; $reps runs of $dur s per point${pin:+; probe pinned to CPU $pin}"
+echo "mode: ${vmopt[*]:-multi-threaded TCG}, $cpus vCPUs, $hogs hogs; $reps runs of $dur s per point, configurations in $order order${pin:+; probe pinned to CPU $pin}"
 awk '$1 == "RES" {
 	k = $2 " " $3; split($7, p99, "=")
 	runs[k] = runs[k] " " p99[2]; n[k]++

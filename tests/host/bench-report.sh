@@ -86,7 +86,7 @@ done
 # The wakeup probe's options: bad ones fail before anything is built.
 for bad in "--bogus" "--reps" "--reps 0" "--duration 1.5" "--pin x" \
 	"--cpus" "--cpus 0" "--cpus two" "--pin 2" "--cpus 4 --pin 4" \
-	"--places bogus" "--configs ''"; do
+	"--places bogus" "--configs ''" "--order" "--order random"; do
 	err=$(eval "\"\$top/scripts/burst-probe.sh\" $bad" 2>&1 >/dev/null)
 	check_eq "burst-probe.sh $bad: exit status 2" 2 "$?"
 	check "burst-probe.sh $bad: says why" grep -q "^burst-probe.sh: " <<<"$err"
