@@ -195,8 +195,8 @@ fi
 run_json wakeup_lat wakeup_lat --duration 0.5
 check "wakeup_lat: documented keys, sane values" json_ok "$d/wakeup_lat.json" \
 	"tool message_threads workers work_us samples lat_p50_us lat_p90_us
-	 lat_p99_us lat_p999_us lat_max_us run_delay_per_switch_us lat_cdf_us
-	 timer_samples timer_p50_us timer_p90_us timer_p99_us timer_max_us
+	 lat_p99_us lat_p999_us lat_max_us lat_over_500us_pct
+	 run_delay_per_switch_us lat_cdf_us timer_samples timer_p50_us timer_p90_us timer_p99_us timer_max_us
 	 duration_s" \
 	'd["tool"] == "wakeup_lat"' 'd["samples"] > 0' \
 	'd["message_threads"] == 2 and d["workers"] == 4' \
@@ -205,6 +205,9 @@ check "wakeup_lat: documented keys, sane values" json_ok "$d/wakeup_lat.json" \
 	'd["run_delay_per_switch_us"] is None or d["run_delay_per_switch_us"] >= 0' \
 	'dict(d["lat_cdf_us"])[50] == d["lat_p50_us"]' \
 	'dict(d["lat_cdf_us"])[99] == d["lat_p99_us"]' \
+	'0 <= d["lat_over_500us_pct"] <= 100' \
+	'(d["lat_p99_us"] <= 500) == (d["lat_over_500us_pct"] <= 1)' \
+	'(d["lat_max_us"] <= 500) == (d["lat_over_500us_pct"] == 0)' \
 	'[v for _, v in d["lat_cdf_us"]] == sorted(v for _, v in d["lat_cdf_us"])' \
 	'd["timer_samples"] > 0' \
 	'd["samples"] == d["workers"] * d["timer_samples"]' \

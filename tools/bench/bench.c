@@ -260,6 +260,16 @@ double bench_samples_pct_us(const struct bench_samples *s, double pct)
 	return bench_percentile(s->v, s->n, pct) / 1e3;
 }
 
+double bench_samples_over_pct(const struct bench_samples *s,
+			      uint64_t limit_ns)
+{
+	size_t i, over = 0;
+
+	for (i = 0; i < s->n; i++)
+		over += s->v[i] > limit_ns;
+	return s->n ? 100.0 * over / s->n : 0;
+}
+
 /* --- kernel counters -------------------------------------------------- */
 
 pid_t bench_gettid(void)

@@ -248,6 +248,13 @@ uint64_t bench_percentile(const uint64_t *v, size_t n, double pct);
 
 /* The @pct percentile of @s, sorted with bench_sort_u64(), in us. */
 double bench_samples_pct_us(const struct bench_samples *s, double pct);
+/*
+ * The share of the values held, in percent, above @limit_ns. Where slow
+ * events are about 1% of all, a p99 jumps between the fast and the slow
+ * mode from run to run; this share moves smoothly (docs/burst.md).
+ */
+double bench_samples_over_pct(const struct bench_samples *s,
+			      uint64_t limit_ns);
 
 /* --- results (output.c) ----------------------------------------------- */
 

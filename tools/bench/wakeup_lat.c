@@ -174,6 +174,8 @@ static void report(const struct result *r, bool json)
 		BENCH_M_PCT("lat_p99_us", "latency p99 (us)", lat, 99),
 		BENCH_M_PCT("lat_p999_us", "latency p99.9 (us)", lat, 99.9),
 		BENCH_M_NUM("lat_max_us", "latency max (us)", lat->max / 1e3, 3),
+		BENCH_M_NUM("lat_over_500us_pct", "latency over 500 us (%)",
+			    bench_samples_over_pct(lat, 500 * 1000), 3),
 		BENCH_M_NUM("run_delay_per_switch_us",
 			    "run delay per switch (us)", r->per_switch, 3),
 		BENCH_M_CDF("lat_cdf_us", lat),
