@@ -196,8 +196,8 @@ run_json wakeup_lat wakeup_lat --duration 0.5
 check "wakeup_lat: documented keys, sane values" json_ok "$d/wakeup_lat.json" \
 	"tool message_threads workers work_us samples lat_p50_us lat_p90_us
 	 lat_p99_us lat_p999_us lat_max_us lat_over_500us_pct
-	 run_delay_per_switch_us lat_cdf_us timer_samples timer_p50_us timer_p90_us timer_p99_us timer_max_us
-	 duration_s" \
+	 run_delay_per_switch_us lat_cdf_us timer_samples timer_p50_us
+	 timer_p90_us timer_p99_us timer_max_us duration_s" \
 	'd["tool"] == "wakeup_lat"' 'd["samples"] > 0' \
 	'd["message_threads"] == 2 and d["workers"] == 4' \
 	'd["work_us"] == 300' 'd["duration_s"] > 0' \
