@@ -47,6 +47,7 @@ static u32 burst_wakeup_preempt = 1;
 static u32 burst_futex_zero_slice = 1;
 static u32 burst_keep_unscored = 1;
 static u32 burst_scored_slice_ns;
+static u32 burst_group_keep = 1;
 
 /* A wakeup placement shift that leaves no virtual slice (core: 0-63). */
 #define BURST_NO_SLICE_SHIFT	63
@@ -367,6 +368,25 @@ unsigned int sliceext_slice_request(struct task_struct *p)
 }
 
 /*
+ * A wakeup that preempts a task of the same group ends the turn of the
+ * groups above the two as well: the pick that follows judges them anew.
+ * A group whose tasks wake each other (a dispatcher and its worker in one
+ * session) has run past its share by then, as it earns no lag while it
+ * sleeps, and loses the CPU to another group's hogs for their whole slice,
+ * up to the next tick: the wakeups of a millisecond and more that a trace
+ * of the pick showed across groups (docs/burst.md). Asked to, the core
+ * keeps those groups to the end of their protected slice, as it would
+ * keep one task doing the same work; their lag pays for it afterwards.
+ */
+int sliceext_group_keep(struct task_struct *p, struct task_struct *curr)
+{
+	if (!READ_ONCE(burst_group_keep) || !burst_active(p))
+		return 0;
+	sliceext_burst_stat_inc(SLICEEXT_BURST_GROUP_KEEP);
+	return 1;
+}
+
+/*
  * Fork inheritance. The averages are cached in the task they describe,
  * packed in one u64 (burst_cache_pack()) so that concurrent forks need no
  * lock: at worst two of them sample the same tasks.
@@ -601,6 +621,7 @@ static struct sliceext_knob burst_knobs[] = {
 	{ "futex_zero_slice",	&burst_futex_zero_slice, 0, 1 },
 	{ "keep_unscored",	&burst_keep_unscored,	0, 1 },
 	{ "scored_slice_ns",	&burst_scored_slice_ns,	0, 100 * NSEC_PER_MSEC },
+	{ "group_keep",		&burst_group_keep,	0, 1 },
 };
 
 module_param_cb(burst_enabled, &sliceext_knob_param_ops, &burst_knobs[0], 0644);
@@ -633,6 +654,8 @@ module_param_cb(burst_keep_unscored, &sliceext_knob_param_ops, &burst_knobs[13],
 MODULE_PARM_DESC(burst_keep_unscored, "The load balancer moves a task with score 0 that sits with its waker to a CPU running other groups' tasks only when balancing keeps failing (0-1, default 1)");
 module_param_cb(burst_scored_slice_ns, &sliceext_knob_param_ops, &burst_knobs[14], 0644);
 MODULE_PARM_DESC(burst_scored_slice_ns, "Request (slice) of a task group's entity while every task queued in it has a score above 0, when longer than the base slice; 0 keeps the base slice (0-100000000, default 0)");
+module_param_cb(burst_group_keep, &sliceext_knob_param_ops, &burst_knobs[15], 0644);
+MODULE_PARM_DESC(burst_group_keep, "A wakeup that preempts a task of its own group keeps the groups above them on the CPU to the end of their protected slice (0-1, default 1)");
 
 void sliceext_burst_init(void)
 {

@@ -46,6 +46,7 @@ static const struct sliceext_ops sliceext_module_ops = {
 	.futex_sleep		= sliceext_futex_sleep,
 	.balance_keep		= sliceext_balance_keep,
 	.slice_request		= sliceext_slice_request,
+	.group_keep		= sliceext_group_keep,
 };
 
 static int __init sliceext_init(void)

@@ -178,6 +178,7 @@ int sliceext_wakeup_unprotect(struct task_struct *p, struct task_struct *curr);
 int sliceext_keep_delayed_lag(struct task_struct *p);
 int sliceext_balance_keep(struct task_struct *p, int dst_cpu);
 unsigned int sliceext_slice_request(struct task_struct *p);
+int sliceext_group_keep(struct task_struct *p, struct task_struct *curr);
 void sliceext_futex_sleep(bool asleep);
 
 #endif /* _SLICEEXT_H */

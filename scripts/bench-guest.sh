@@ -571,7 +571,8 @@ forkers_of() { case $1 in *_hogs) echo 0 ;; *) echo "$load_forkers" ;; esac; }
 # where not 1: every other point runs with the default.
 declare -A knob_suffix=([wakeup_preempt]=_nopreempt [keep_delayed_lag]=_nokeep
 			[futex_zero_slice]=_nofutex [inherit_type]=_noinherit
-			[keep_unscored]=_nounscored [scored_slice_ns]=_scoredslice)
+			[keep_unscored]=_nounscored [scored_slice_ns]=_scoredslice
+			[group_keep]=_nogroupkeep)
 declare -A knob_default=([inherit_type]=2 [scored_slice_ns]=0)
 # Below a tick at HZ=250, for the groups of scored tasks (patch 0011).
 declare -A knob_set=([scored_slice_ns]=3000000)

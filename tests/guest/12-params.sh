@@ -29,7 +29,8 @@ burst_wakeup_preempt burst/wakeup_preempt 1 0 1
 burst_keep_delayed_lag burst/keep_delayed_lag 1 0 1
 burst_futex_zero_slice burst/futex_zero_slice 1 0 1
 burst_keep_unscored burst/keep_unscored 1 0 1
-burst_scored_slice_ns burst/scored_slice_ns 0 0 100000000"
+burst_scored_slice_ns burst/scored_slice_ns 0 0 100000000
+burst_group_keep burst/group_keep 1 0 1"
 
 check "modprobe sliceext" modprobe sliceext
 check_eq "one parameter per knob" "$(wc -l <<<"$knobs")" "$(ls $p | wc -l)"

@@ -1,0 +1,83 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# burst/group_keep (patch 0012's group_keep hook): a thread that wakes a
+# worker of its own process every millisecond on one CPU, beside a hog of
+# another cpu cgroup there. A wakeup that preempts the waker for its
+# worker is asked about when their cgroup's entity still runs its
+# protected slice: burst/stats counts the module's yes (group_keep) with
+# the knob on, and none with it off, with burst scheduling disabled, or
+# where the two sit in the root group with no group above them. The kept
+# group still pays for the time it keeps: a waker and worker that keep
+# each other busy and a hog of another cgroup share their CPU about
+# evenly, knob on or off.
+. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/lib.sh"
+
+d=/sys/kernel/debug/sliceext/burst
+autogroup=/proc/sys/kernel/sched_autogroup_enabled
+check "modprobe sliceext" modprobe sliceext
+check_eq "group_keep is on by default" 1 "$(cat $d/group_keep)"
+
+hogcg=$(load_cgroup sliceext-keep-hog)
+paircg=$(load_cgroup sliceext-keep-pair)
+check "cpu cgroups for the hog and the pair" test -n "$hogcg" -a -n "$paircg"
+run_placed cgroup "$hogcg" taskset -c 0 sh -c 'while :; do :; done' &
+hog=$!
+
+# pair CGROUP|root INTERVAL_US SECONDS: the waker and its worker on CPU 0,
+# 200 us of work a wakeup, in CGROUP or in the root group.
+pair() {
+	local argv=(taskset -c 0 "$SLICEEXT_BIN/wakeup_lat" --message-threads 1
+		    --workers 1 --work-us 200 --interval-us "$2" --duration "$3")
+	if [ "$1" = root ]; then
+		"${argv[@]}"
+	else
+		(run_placed cgroup "$1" "${argv[@]}")
+	fi >/dev/null
+}
+
+# kept ENABLED KNOB WHERE: group_keep counted over a 2 s run of the pair.
+kept() {
+	echo "$1" > $d/enabled
+	echo "$2" > $d/group_keep
+	echo 0 > $d/stats
+	pair "$3" 1000 2
+	burst_stat group_keep
+}
+
+n=$(kept 1 1 "$paircg")
+check "group_keep 1: the worker's wakeups keep the pair's group ($n)" \
+	test "$n" -gt 20
+check_eq "group_keep 0: the module asks nothing" 0 "$(kept 1 0 "$paircg")"
+check_eq "burst/enabled 0: the module asks nothing" 0 "$(kept 0 1 "$paircg")"
+# Without autogroups, a task outside any cpu cgroup is in the root group.
+old=$(cat $autogroup)
+echo 0 > $autogroup
+check_eq "in the root group there is no group above to keep" 0 \
+	"$(kept 1 1 root)"
+echo "$old" > $autogroup
+
+# hog_share KNOB: the hog's share of CPU 0 (%) while the pair keeps busy.
+hog_share() {
+	local t0 t1 w0 w1
+	echo "$1" > $d/group_keep
+	t0=$(awk '{ print $1 }' /proc/$hog/schedstat)
+	w0=$(date +%s%N)
+	pair "$paircg" 0 3
+	t1=$(awk '{ print $1 }' /proc/$hog/schedstat)
+	w1=$(date +%s%N)
+	echo $(( (t1 - t0) * 100 / (w1 - w0) ))
+}
+for k in 1 0; do
+	s=$(hog_share $k)
+	check "group_keep $k: the hog keeps about half of its CPU ($s%)" \
+		test "$s" -ge 35 -a "$s" -le 65
+done
+echo 1 > $d/group_keep
+
+kill $hog
+wait $hog 2>/dev/null
+check "the cgroups go" wait_until 10 cgroups_removed "$hogcg" "$paircg"
+check "modprobe -r sliceext" modprobe -r sliceext
+tap_done
