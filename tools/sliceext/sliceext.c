@@ -87,6 +87,7 @@ static const struct knob {
 	{ "burst/keep_unscored",	"burst_keep_unscored",	0, 1, 1 },
 	{ "burst/scored_slice_ns",	"burst_scored_slice_ns",
 					0, 100000000, 0 },
+	{ "burst/group_keep",		"burst_group_keep",	0, 1, 1 },
 };
 
 /* Column headings of "stat" for the counters ext/stats has today. */
