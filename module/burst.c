@@ -377,10 +377,15 @@ unsigned int sliceext_slice_request(struct task_struct *p)
  * of the pick showed across groups (docs/burst.md). Asked to, the core
  * keeps those groups to the end of their protected slice, as it would
  * keep one task doing the same work; their lag pays for it afterwards.
+ * Not where the preempted task scores higher than the woken one: the
+ * rest of that turn would go to a hog's kind of work, which needs no
+ * help against other groups (the benchmark's workers, woken beside
+ * hogs of their own group, waited longer when it got it).
  */
 int sliceext_group_keep(struct task_struct *p, struct task_struct *curr)
 {
-	if (!READ_ONCE(burst_group_keep) || !burst_active(p))
+	if (!READ_ONCE(burst_group_keep) || !burst_active(p) ||
+	    burst_weight_score(curr) > burst_weight_score(p))
 		return 0;
 	sliceext_burst_stat_inc(SLICEEXT_BURST_GROUP_KEEP);
 	return 1;
