@@ -660,7 +660,7 @@ MODULE_PARM_DESC(burst_keep_unscored, "The load balancer moves a task with score
 module_param_cb(burst_scored_slice_ns, &sliceext_knob_param_ops, &burst_knobs[14], 0644);
 MODULE_PARM_DESC(burst_scored_slice_ns, "Request (slice) of a task group's entity while every task queued in it has a score above 0, when longer than the base slice; 0 keeps the base slice (0-100000000, default 0)");
 module_param_cb(burst_group_keep, &sliceext_knob_param_ops, &burst_knobs[15], 0644);
-MODULE_PARM_DESC(burst_group_keep, "A wakeup that preempts a task of its own group keeps the groups above them on the CPU to the end of their protected slice (0-1, default 1)");
+MODULE_PARM_DESC(burst_group_keep, "A wakeup that preempts a task of its own group that scores no higher keeps the groups above them on the CPU to the end of their protected slice (0-1, default 1)");
 
 void sliceext_burst_init(void)
 {
