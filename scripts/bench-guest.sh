@@ -278,6 +278,16 @@ overhead_state() {	# ID [WHY-SKIPPED]
 		else
 			run_tool overhead "$id" "$r" "$bin/fork_loop" --depth "$fork_depth"
 		fi
+		# One wakeup and switch per millisecond, both threads on one
+		# CPU and nothing else running: every hook on the path from a
+		# futex wake to the woken thread back in user space, each cycle.
+		if why=$(tool_missing wakeup_lat); then
+			[ "$r" = 1 ] && skip overhead "$id" "$why" wakeup_lat
+		else
+			run_tool overhead "$id" "$r" taskset -c 0 "$bin/wakeup_lat" \
+				--message-threads 1 --workers 1 --work-us 200 \
+				--interval-us 1000
+		fi
 	done
 }
 
@@ -685,7 +695,7 @@ echo "== $(uname -r) ($kernel, $mode), $ncpu CPUs: parts $parts," \
 # The overhead baseline runs before the module was ever loaded.
 if has_part overhead; then
 	echo "== d) hook overhead: hackbench -g 4 -l 200, syscall_loop getppid," \
-		"fork_loop --depth $fork_depth"
+		"fork_loop --depth $fork_depth, wakeup_lat pinned to CPU 0"
 	case $kind in
 	stock) overhead_state stock ;;
 	sliceext) overhead_state unloaded ;;

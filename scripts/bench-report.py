@@ -54,6 +54,7 @@ PARTS = {
         ("hackbench_s", "hackbench s ↓", False),
         ("ns_per_call", "getppid ns/call ↓", False),
         ("forks_per_s", "forks/s, deep chain ↑", False),
+        ("lat_p50_us", "pinned wakeup p50 µs ↓", False),
     ], None),
 }
 ORDER = ["lock", "latency", "compute", "overhead"]
@@ -247,7 +248,9 @@ def part_desc(res, part):
     if part == "overhead":
         return "hackbench -g 4 -l 200; syscall_loop --syscall getppid" + (
             "; fork_loop --depth %d" % b["fork_depth"]
-            if "fork_depth" in b else "")
+            if "fork_depth" in b else "") + \
+            "; taskset -c 0 wakeup_lat --message-threads 1 --workers 1 " \
+            "--work-us 200 --interval-us 1000, nothing else running"
     return ""
 
 

@@ -28,6 +28,8 @@ cat > "$f" <<'EOF'
 {"part":"overhead","point":"patched, module not loaded","kernel":"release","repeat":1,"tool":"hackbench","hackbench_s":6.0}
 {"part":"overhead","point":"patched, module not loaded","kernel":"release","repeat":1,"tool":"fork_loop","depth":1000,"forks_per_s":500.0}
 {"part":"overhead","point":"module loaded, burst on","kernel":"release","repeat":1,"tool":"fork_loop","depth":1000,"forks_per_s":450.0}
+{"part":"overhead","point":"patched, module not loaded","kernel":"release","repeat":1,"tool":"wakeup_lat","lat_p50_us":5.0}
+{"part":"overhead","point":"module loaded, idle","kernel":"release","repeat":1,"tool":"wakeup_lat","lat_p50_us":5.5}
 {"part":"lock","point":"ext on, 5 µs","kernel":"release","repeat":1,"ops_per_s":300,"wait_p99_us":null,"granted":5,"ext_available":false}
 {"part":"lock","point":"ext on, 5 µs","kernel":"release","repeat":2,"ops_per_s":100,"granted":7,"ext_available":true}
 {"part":"lock","point":"ext on, 5 µs","kernel":"release","repeat":3,"ops_per_s":200,"granted":6,"ext_available":true}
@@ -61,6 +63,10 @@ check "two tools in one repeat are one run" \
 	grep -qE '\| patched, module not loaded \[release\] +\| hackbench s ↓ .*\| 1/1 +\|$' <<<"$out"
 check "the overhead part names the fork loop's depth" \
 	grep -qF -- "fork_loop --depth 1000" <<<"$out"
+check "pinned wakeup of the idle module against unloaded" \
+	grep -qE '\| module loaded, idle \[release\] +\| pinned wakeup p50 µs ↓ +\| 5\.50 +\| [^|]+\| ×1\.10 ' <<<"$out"
+check "the overhead part names the pinned wakeup" \
+	grep -qF -- "taskset -c 0 wakeup_lat" <<<"$out"
 
 grep -v '"stock' "$f" > "$f.2"
 out=$("$py" "$top/scripts/bench-report.py" "$f.2" 2>&1)
