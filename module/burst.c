@@ -556,11 +556,14 @@ void sliceext_burst_fork(struct task_struct *p, unsigned long clone_flags)
  * Apply the knobs to every task now. @forget: penalty_offset or
  * penalty_scale changed, so the penalties remembered and cached under the
  * old values mean nothing any more; scores restart from the running bursts.
+ * @reweight: the hooks were just registered, and a score cached before
+ * prio_offset was must reach the weight even where it stays the same.
  */
-static void burst_walk(bool forget)
+static void burst_walk(bool forget, bool reweight)
 {
 	struct task_struct *g, *p;
 	struct sliceext_burst *b;
+	u32 score;
 
 	guard(mutex)(&burst_walk_lock);
 	guard(rcu)();
@@ -571,18 +574,81 @@ static void burst_walk(bool forget)
 			WRITE_ONCE(b->child_cache, 0);
 			WRITE_ONCE(b->group_cache, 0);
 		}
-		burst_set_score(p, burst_task_score(p), false);
+		score = burst_task_score(p);
+		if (reweight && score && score == b->score)
+			sliceext_task_reweight(p);
+		else
+			burst_set_score(p, score, false);
 	}
 }
 
+/* With the knobs' lock held, as every knob's change callback. */
 static void burst_enabled_changed(void)
 {
-	burst_walk(false);
+	bool on = READ_ONCE(burst_enabled);
+
+	sliceext_hooks_update();
+	burst_walk(false, on);
 }
 
 static void burst_penalty_changed(void)
 {
-	burst_walk(true);
+	burst_walk(true, false);
+}
+
+/*
+ * A task sets its futex_wait flag through the futex_sleep hook, which is
+ * registered only while the flag is used: registered anew, it must not
+ * find the flags of waits that ended without it. A wait that began before
+ * goes without its flag, and its wakeup is placed as stock.
+ */
+static void burst_forget_futex_waits(void)
+{
+	struct task_struct *g, *p;
+
+	guard(rcu)();
+	for_each_process_thread(g, p)
+		WRITE_ONCE(burst_of(p)->futex_wait, 0);
+}
+
+/*
+ * Set in @ops the burst hooks that the knobs need now, and clear the
+ * others: the core's call site of a hook that is not registered costs
+ * what it costs without the module, where one that returns at once costs
+ * a call and a return on every wakeup and runtime update. Each hook
+ * still checks its knobs, as one may run on for a moment after it was
+ * dropped.
+ */
+void sliceext_burst_hooks(struct sliceext_ops *ops)
+{
+	bool on = READ_ONCE(burst_enabled);
+	bool futex = on && READ_ONCE(burst_futex_zero_slice);
+	bool unscored = on && READ_ONCE(burst_keep_unscored);
+	bool half_slice = on && READ_ONCE(burst_wakeup_half_slice);
+	bool unprotect = on && (READ_ONCE(burst_wakeup_unprotect) ||
+				READ_ONCE(burst_wakeup_preempt));
+
+	if (futex && !ops->futex_sleep)
+		burst_forget_futex_waits();
+
+	ops->burst_account = on ? sliceext_burst_account : NULL;
+	ops->burst_restart = on ? sliceext_burst_restart : NULL;
+	ops->switched_to_fair = on ? sliceext_switched_to_fair : NULL;
+	ops->prio_offset = on ? sliceext_prio_offset : NULL;
+	ops->wakeup_vslice_shift = half_slice || futex || unscored ?
+				   sliceext_wakeup_vslice_shift : NULL;
+	ops->lag_limit_shift = on && READ_ONCE(burst_half_lag_clamp) ?
+			       sliceext_lag_limit_shift : NULL;
+	ops->wakeup_unprotect = unprotect || futex ?
+				sliceext_wakeup_unprotect : NULL;
+	ops->keep_delayed_lag = on && READ_ONCE(burst_keep_delayed_lag) ?
+				sliceext_keep_delayed_lag : NULL;
+	ops->futex_sleep = futex ? sliceext_futex_sleep : NULL;
+	ops->balance_keep = unscored ? sliceext_balance_keep : NULL;
+	ops->slice_request = on && READ_ONCE(burst_scored_slice_ns) ?
+			     sliceext_slice_request : NULL;
+	ops->group_keep = on && READ_ONCE(burst_group_keep) ?
+			  sliceext_group_keep : NULL;
 }
 
 /*
@@ -617,16 +683,17 @@ static struct sliceext_knob burst_knobs[] = {
 	{ "smoothness",		&burst_smoothness,	0, 3 },
 	{ "inherit_type",	&burst_inherit_type,	0, 2 },
 	{ "cache_lifetime_ns",	&burst_cache_lifetime_ns, 0, NSEC_PER_SEC },
-	{ "wakeup_half_slice",	&burst_wakeup_half_slice, 0, 1 },
-	{ "half_lag_clamp",	&burst_half_lag_clamp,	0, 1 },
+	{ "wakeup_half_slice",	&burst_wakeup_half_slice, 0, 1, sliceext_hooks_update },
+	{ "half_lag_clamp",	&burst_half_lag_clamp,	0, 1, sliceext_hooks_update },
 	{ "group_placement",	&burst_group_placement,	0, 1 },
-	{ "wakeup_unprotect",	&burst_wakeup_unprotect, 0, 1 },
-	{ "wakeup_preempt",	&burst_wakeup_preempt,	0, 1 },
-	{ "keep_delayed_lag",	&burst_keep_delayed_lag, 0, 1 },
-	{ "futex_zero_slice",	&burst_futex_zero_slice, 0, 1 },
-	{ "keep_unscored",	&burst_keep_unscored,	0, 1 },
-	{ "scored_slice_ns",	&burst_scored_slice_ns,	0, 100 * NSEC_PER_MSEC },
-	{ "group_keep",		&burst_group_keep,	0, 1 },
+	{ "wakeup_unprotect",	&burst_wakeup_unprotect, 0, 1, sliceext_hooks_update },
+	{ "wakeup_preempt",	&burst_wakeup_preempt,	0, 1, sliceext_hooks_update },
+	{ "keep_delayed_lag",	&burst_keep_delayed_lag, 0, 1, sliceext_hooks_update },
+	{ "futex_zero_slice",	&burst_futex_zero_slice, 0, 1, sliceext_hooks_update },
+	{ "keep_unscored",	&burst_keep_unscored,	0, 1, sliceext_hooks_update },
+	{ "scored_slice_ns",	&burst_scored_slice_ns,	0, 100 * NSEC_PER_MSEC,
+				sliceext_hooks_update },
+	{ "group_keep",		&burst_group_keep,	0, 1, sliceext_hooks_update },
 };
 
 module_param_cb(burst_enabled, &sliceext_knob_param_ops, &burst_knobs[0], 0644);

@@ -161,12 +161,15 @@ void sliceext_knobs_init(void)
 
 /*
  * Whether knob changes apply to running tasks (after registration) or
- * only set the value (before it, and once unloading has begun).
+ * only set the value (before it, and once unloading has begun). Going
+ * live registers the hooks that the values written so far need.
  */
 void sliceext_knobs_live(bool live)
 {
 	kernel_param_lock(THIS_MODULE);
 	WRITE_ONCE(knobs_live, live);
+	if (live)
+		sliceext_hooks_update();
 	kernel_param_unlock(THIS_MODULE);
 }
 

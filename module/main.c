@@ -21,8 +21,14 @@ static void sliceext_fork(struct task_struct *p, unsigned long clone_flags)
 	sliceext_burst_fork(p, clone_flags);
 }
 
-/* Each hook is implemented by the function of its own name. */
-static const struct sliceext_ops sliceext_module_ops = {
+/*
+ * Each hook is implemented by the function of its own name. The slice
+ * extension's are registered while the module is loaded; burst
+ * scheduling's only while its knobs need them (sliceext_burst_hooks()),
+ * so that with burst/enabled 0 the core's call sites cost what they cost
+ * without the module.
+ */
+static struct sliceext_ops sliceext_module_ops = {
 	.abi_version		= SLICEEXT_MODULE_ABI,
 	.name			= KBUILD_MODNAME,
 
@@ -35,19 +41,18 @@ static const struct sliceext_ops sliceext_module_ops = {
 	.rseq_prctl		= sliceext_rseq_prctl,
 
 	.fork			= sliceext_fork,
-	.burst_account		= sliceext_burst_account,
-	.burst_restart		= sliceext_burst_restart,
-	.switched_to_fair	= sliceext_switched_to_fair,
-	.prio_offset		= sliceext_prio_offset,
-	.wakeup_vslice_shift	= sliceext_wakeup_vslice_shift,
-	.lag_limit_shift	= sliceext_lag_limit_shift,
-	.wakeup_unprotect	= sliceext_wakeup_unprotect,
-	.keep_delayed_lag	= sliceext_keep_delayed_lag,
-	.futex_sleep		= sliceext_futex_sleep,
-	.balance_keep		= sliceext_balance_keep,
-	.slice_request		= sliceext_slice_request,
-	.group_keep		= sliceext_group_keep,
 };
+
+/*
+ * Register the burst hooks the knobs need now and drop the others. Called
+ * with the knobs' lock held, once they are live: for a knob write, and
+ * once for the values written before.
+ */
+void sliceext_hooks_update(void)
+{
+	sliceext_burst_hooks(&sliceext_module_ops);
+	WARN_ON_ONCE(sliceext_update_ops(&sliceext_module_ops));
+}
 
 static int __init sliceext_init(void)
 {

@@ -142,6 +142,8 @@ extern const struct kernel_param_ops sliceext_knob_param_ops;
  */
 extern struct dentry *sliceext_debugfs_root;
 
+void sliceext_hooks_update(void);
+
 void sliceext_knobs_init(void);
 void sliceext_knobs_live(bool live);
 void sliceext_knobs_exit(void);
@@ -167,6 +169,7 @@ int sliceext_rseq_prctl(unsigned long op, unsigned long arg);
 void sliceext_burst_init(void);
 void sliceext_burst_exit(void);
 void sliceext_burst_fork(struct task_struct *p, unsigned long clone_flags);
+void sliceext_burst_hooks(struct sliceext_ops *ops);
 
 void sliceext_burst_account(struct task_struct *p, u64 delta_exec);
 void sliceext_burst_restart(struct task_struct *p);
