@@ -66,6 +66,8 @@ lock_clients=$((3 * ncpu)) lock_hogs=$((4 * ncpu)) lock_cs_us=2 lock_out_us=2
 load_hogs=$((2 * ncpu)) load_forkers=$ncpu
 # The overhead part's fork loop runs this many processes down a chain.
 fork_depth=1000
+# Its pinned wakeup (run under taskset -c 0), as the boot's line records it.
+pinned_wakeup=(--message-threads 1 --workers 1 --work-us 200 --interval-us 1000)
 
 has_part() { case ",$parts," in *",$1,"*) return 0 ;; esac; return 1; }
 
@@ -285,8 +287,7 @@ overhead_state() {	# ID [WHY-SKIPPED]
 			[ "$r" = 1 ] && skip overhead "$id" "$why" wakeup_lat
 		else
 			run_tool overhead "$id" "$r" taskset -c 0 "$bin/wakeup_lat" \
-				--message-threads 1 --workers 1 --work-us 200 \
-				--interval-us 1000
+				"${pinned_wakeup[@]}"
 		fi
 	done
 }
@@ -684,11 +685,12 @@ part_compute() {
 # ---- main ------------------------------------------------------------------
 
 mkdir -p "$(dirname "$results")"
-printf '{"meta":"boot","kernel":%s,"mode":%s,"uname":%s,"nproc":%d,"repeat":%d,"duration":%d,"parts":%s,"lock_clients":%d,"lock_hogs":%d,"lock_cs_us":%s,"lock_outside_us":%s,"load_hogs":%d,"load_forkers":%d,"fork_depth":%d,"cmdline":%s}\n' \
+printf '{"meta":"boot","kernel":%s,"mode":%s,"uname":%s,"nproc":%d,"repeat":%d,"duration":%d,"parts":%s,"lock_clients":%d,"lock_hogs":%d,"lock_cs_us":%s,"lock_outside_us":%s,"load_hogs":%d,"load_forkers":%d,"fork_depth":%d,"pinned_wakeup":%s,"cmdline":%s}\n' \
 	"$(json_str "$kernel")" "$(json_str "$mode")" "$(json_str "$(uname -r)")" \
 	"$ncpu" "$repeat" "$duration" "$(json_str "$parts")" "$lock_clients" \
 	"$lock_hogs" "$lock_cs_us" "$lock_out_us" "$load_hogs" "$load_forkers" \
-	"$fork_depth" "$(json_str "$(cat /proc/cmdline)")" >> "$results"
+	"$fork_depth" "$(json_str "taskset -c 0 wakeup_lat ${pinned_wakeup[*]}")" \
+	"$(json_str "$(cat /proc/cmdline)")" >> "$results"
 echo "== $(uname -r) ($kernel, $mode), $ncpu CPUs: parts $parts," \
 	"$repeat x ${duration}s per point"
 

@@ -249,8 +249,8 @@ def part_desc(res, part):
         return "hackbench -g 4 -l 200; syscall_loop --syscall getppid" + (
             "; fork_loop --depth %d" % b["fork_depth"]
             if "fork_depth" in b else "") + \
-            "; taskset -c 0 wakeup_lat --message-threads 1 --workers 1 " \
-            "--work-us 200 --interval-us 1000, nothing else running"
+            "; " + b.get("pinned_wakeup", "wakeup_lat pinned to one CPU") + \
+            ", nothing else running"
     return ""
 
 

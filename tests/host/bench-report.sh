@@ -21,10 +21,10 @@ t=$(mktemp -d)
 trap "rm -rf '$f' '$f.2' '$t'" EXIT
 cat > "$f" <<'EOF'
 {"meta":"host","command":"make bench ARGS=\"--repeat 3\"","date":"d","cpu":"c","host_nproc":2,"qemu":"q"}
-{"meta":"boot","kernel":"stock","uname":"6.12.0-stock","nproc":2,"repeat":3,"duration":5,"parts":"overhead","lock_clients":12,"lock_hogs":16,"load_hogs":4,"load_forkers":2,"fork_depth":1000}
+{"meta":"boot","kernel":"stock","uname":"6.12.0-stock","nproc":2,"repeat":3,"duration":5,"parts":"overhead","lock_clients":12,"lock_hogs":16,"load_hogs":4,"load_forkers":2,"fork_depth":1000,"pinned_wakeup":"taskset -c 0 wakeup_lat --workers 1"}
 {"part":"overhead","point":"stock 6.12 (unpatched)","kernel":"stock","repeat":1,"tool":"hackbench","hackbench_s":2.0}
 {"part":"overhead","point":"stock 6.12 (unpatched)","kernel":"stock","repeat":2,"tool":"hackbench","hackbench_s":4.0}
-{"meta":"boot","kernel":"release","uname":"6.12.0-sliceext","nproc":2,"repeat":3,"duration":5,"parts":"lock,overhead","lock_clients":12,"lock_hogs":16,"load_hogs":4,"load_forkers":2,"fork_depth":1000}
+{"meta":"boot","kernel":"release","uname":"6.12.0-sliceext","nproc":2,"repeat":3,"duration":5,"parts":"lock,overhead","lock_clients":12,"lock_hogs":16,"load_hogs":4,"load_forkers":2,"fork_depth":1000,"pinned_wakeup":"taskset -c 0 wakeup_lat --workers 1"}
 {"part":"overhead","point":"patched, module not loaded","kernel":"release","repeat":1,"tool":"hackbench","hackbench_s":6.0}
 {"part":"overhead","point":"patched, module not loaded","kernel":"release","repeat":1,"tool":"fork_loop","depth":1000,"forks_per_s":500.0}
 {"part":"overhead","point":"module loaded, burst on","kernel":"release","repeat":1,"tool":"fork_loop","depth":1000,"forks_per_s":450.0}
@@ -65,8 +65,13 @@ check "the overhead part names the fork loop's depth" \
 	grep -qF -- "fork_loop --depth 1000" <<<"$out"
 check "pinned wakeup of the idle module against unloaded" \
 	grep -qE '\| module loaded, idle \[release\] +\| pinned wakeup p50 µs ↓ +\| 5\.50 +\| [^|]+\| ×1\.10 ' <<<"$out"
-check "the overhead part names the pinned wakeup" \
-	grep -qF -- "taskset -c 0 wakeup_lat" <<<"$out"
+check "the overhead part quotes the pinned wakeup its boot ran" \
+	grep -qF -- "; taskset -c 0 wakeup_lat --workers 1, nothing else" <<<"$out"
+
+sed 's/,"pinned_wakeup":"[^"]*"//' "$f" > "$f.2"
+out=$("$py" "$top/scripts/bench-report.py" "$f.2" 2>&1)
+check "results from before the boot line quoted it: no command made up" \
+	grep -qF -- "; wakeup_lat pinned to one CPU, nothing else" <<<"$out"
 
 grep -v '"stock' "$f" > "$f.2"
 out=$("$py" "$top/scripts/bench-report.py" "$f.2" 2>&1)
