@@ -4,14 +4,15 @@
 # burst/group_keep (patch 0012's group_keep hook): a thread that wakes a
 # worker of its own process every millisecond on one CPU, beside a hog of
 # another cpu cgroup there. A wakeup that preempts the waker for its
-# worker is asked about when their cgroup's entity still runs its
-# protected slice: burst/stats counts the module's yes (group_keep) with
-# the knob on, and none with it off, with burst scheduling disabled,
-# where the two sit in the root group with no group above them, or where
-# the preempted task is a hog (it scores higher than the woken one). The
-# kept group still pays for the time it keeps: beside a waker and worker
-# that keep each other busy, a hog of another cgroup keeps its share of
-# their CPU (half of it, less what the two leave idle), knob on or off.
+# worker is asked about when their group's entity (a cpu cgroup's, or a
+# session's autogroup) still runs its protected slice: burst/stats counts
+# the module's yes (group_keep) with the knob on, and none with it off,
+# with burst scheduling disabled, where the two sit in the root group with
+# no group above them, or where the preempted task is a hog (it scores
+# higher than the woken one). The kept group still pays for the time it
+# keeps: beside a waker and worker that keep each other busy, a hog of
+# another cgroup keeps its share of their CPU (half of it, less what the
+# two leave idle), knob on or off.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/lib.sh"
 
@@ -26,16 +27,17 @@ check "cpu cgroups for the hog and the pair" test -n "$hogcg" -a -n "$paircg"
 run_placed cgroup "$hogcg" taskset -c 0 sh -c 'while :; do :; done' &
 hog=$!
 
-# pair CGROUP|root INTERVAL_US SECONDS: the waker and its worker on CPU 0,
-# 200 us of work a wakeup, in CGROUP or in the root group.
+# pair CGROUP|root|session INTERVAL_US SECONDS: the waker and its worker
+# on CPU 0, 200 us of work a wakeup, in CGROUP, in the root group, or in
+# a session of their own (its autogroup, where autogroups are on).
 pair() {
 	local argv=(taskset -c 0 "$SLICEEXT_BIN/wakeup_lat" --message-threads 1
 		    --workers 1 --work-us 200 --interval-us "$2" --duration "$3")
-	if [ "$1" = root ]; then
-		"${argv[@]}"
-	else
-		(run_placed cgroup "$1" "${argv[@]}")
-	fi >/dev/null
+	case $1 in
+	root) "${argv[@]}" ;;
+	session) (run_placed autogroup "" "${argv[@]}") ;;
+	*) (run_placed cgroup "$1" "${argv[@]}") ;;
+	esac >/dev/null
 }
 
 # kept ENABLED KNOB WHERE: group_keep counted over a 2 s run of the pair.
@@ -52,8 +54,15 @@ check "group_keep 1: the worker's wakeups keep the pair's group ($n)" \
 	test "$n" -gt 20
 check_eq "group_keep 0: the module asks nothing" 0 "$(kept 1 0 "$paircg")"
 check_eq "burst/enabled 0: the module asks nothing" 0 "$(kept 0 1 "$paircg")"
-# Without autogroups, a task outside any cpu cgroup is in the root group.
+# A session's autogroup is a group above the pair too, as on a desktop
+# where a terminal's commands run in their own.
 old=$(cat $autogroup)
+echo 1 > $autogroup
+n=$(kept 1 1 session)
+check "group_keep 1: in a session of its own the pair's autogroup is kept ($n)" \
+	test "$n" -gt 20
+check_eq "group_keep 0: nor there does the module ask" 0 "$(kept 1 0 session)"
+# Without autogroups, a task outside any cpu cgroup is in the root group.
 echo 0 > $autogroup
 check_eq "in the root group there is no group above to keep" 0 \
 	"$(kept 1 1 root)"
