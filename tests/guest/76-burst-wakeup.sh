@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# What a wakeup asks of the core, across cpu cgroups: a sleeper in one
-# cgroup wakes every millisecond on the CPU where a hog of another cgroup
-# runs. The burst/stats counters show the module's answer at each such
+# What a wakeup asks of the core, across groups: a sleeper in one cpu
+# cgroup, then in a session's autogroup, wakes every millisecond on the
+# CPU where a hog of another cgroup runs. The burst/stats counters show the module's answer at each such
 # wakeup: wakeup_preempt with that knob on (the sleeper's score is lower),
 # wakeup_unprotect with it off, neither with both knobs off or burst
 # scheduling disabled. The preempting path runs in the core's
@@ -28,10 +28,11 @@ in_cg() { # CGROUP COMMAND...: become COMMAND, on CPU 0 in CGROUP
 }
 in_cg "$hogcg" sh -c 'while :; do :; done' &
 hog=$!
-in_cg "$sleepcg" python3 -c '
+sleeper_py='
 import time
 while True:
-    time.sleep(0.001)' &
+    time.sleep(0.001)'
+in_cg "$sleepcg" python3 -c "$sleeper_py" &
 sleeper=$!
 check "the hog gets a score" wait_until 10 scored $hog
 # Python's start-up is one long burst; its 1 ms sleeps then bring it down.
@@ -83,6 +84,36 @@ check "keep_delayed_lag 1: the sleeper's delayed dequeues keep their lag ($n)" \
 	test "$n" -gt 100
 check_eq "keep_delayed_lag 0: no dequeue is exempted" 0 "$(kept 1 0)"
 check_eq "burst/enabled 0: no dequeue is exempted" 0 "$(kept 0 1)"
+
+# The same wakeups from a session's autogroup (setsid, autogroups on),
+# as a terminal's commands run on a desktop, against the cgroup's hog.
+kill $sleeper
+wait $sleeper 2>/dev/null
+autogroup=/proc/sys/kernel/sched_autogroup_enabled
+own_autogroup() { # PID: in another autogroup than this script's
+	local a
+	a=$(cut -d' ' -f1 "/proc/$1/autogroup") &&
+		[ "$a" != "$(cut -d' ' -f1 /proc/$$/autogroup)" ]
+}
+old_autogroup=$(cat $autogroup)
+echo 1 > $autogroup
+echo 1 > $d/enabled
+run_placed autogroup "" taskset -c 0 python3 -c "$sleeper_py" &
+sleeper=$!
+check "the sleeper runs in an autogroup of its own" wait_until 5 \
+	own_autogroup $sleeper
+check "in its own session the sleeper's score falls to 0" \
+	wait_until 20 unscored $sleeper
+read -r un pr <<<"$(answers "1 1 1")"
+check "own session, wakeup_preempt 1: the sleeper's wakeups preempt ($pr)" \
+	test "$pr" -gt 100
+read -r un pr <<<"$(answers "1 1 0")"
+check "own session, wakeup_preempt 0: they unprotect ($un)" test "$un" -gt 100
+check_eq "own session, wakeup_preempt 0: none preempts" 0 "$pr"
+n=$(kept 1 1)
+check "own session, keep_delayed_lag 1: delayed dequeues keep their lag ($n)" \
+	test "$n" -gt 100
+echo "$old_autogroup" > $autogroup
 
 # Against a SCHED_IDLE hog the core preempts on its own, before asking;
 # the module does not score such a task anyway.
