@@ -82,8 +82,7 @@ aghog=$!
 # fork: $aghog is the hog.
 sleep 0.2
 ag=$(awk '{ print $1 }' "/proc/$aghog/autogroup" 2>/dev/null)
-check "the setsid hog has an autogroup of its own ($ag)" \
-	eval '[ -n "$ag" ] && [ "$ag" != "$(awk "{ print \$1 }" /proc/self/autogroup)" ]'
+check "the setsid hog has an autogroup of its own ($ag)" own_autogroup $aghog
 groups="$cgpath $inner $ag"
 
 check "the hogs get a score" wait_until 10 eval \

@@ -3,15 +3,15 @@
 #
 # What a wakeup asks of the core, across groups: a sleeper in one cpu
 # cgroup, then in a session's autogroup, wakes every millisecond on the
-# CPU where a hog of another cgroup runs. The burst/stats counters show the module's answer at each such
-# wakeup: wakeup_preempt with that knob on (the sleeper's score is lower),
-# wakeup_unprotect with it off, neither with both knobs off or burst
-# scheduling disabled. The preempting path runs in the core's
-# check_preempt_wakeup_fair() (next buddy); the guest's log is checked for
-# warnings after the test. The sleeper's entities (its own and its
-# cgroup's) go to sleep having just run, so their dequeue is delayed: with
-# keep_delayed_lag the module exempts those from DELAY_ZERO, and the core
-# asks at each.
+# CPU where a hog of another cgroup runs. The burst/stats counters show
+# the module's answer at each such wakeup: wakeup_preempt with that knob
+# on (the sleeper's score is lower), wakeup_unprotect with it off,
+# neither with both knobs off or burst scheduling disabled. The
+# preempting path runs in the core's check_preempt_wakeup_fair() (next
+# buddy); the guest's log is checked for warnings after the test. The
+# sleeper's entities (its own and its cgroup's) go to sleep having just
+# run, so their dequeue is delayed: with keep_delayed_lag the module
+# exempts those from DELAY_ZERO, and the core asks at each.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/lib.sh"
 
@@ -90,11 +90,6 @@ check_eq "burst/enabled 0: no dequeue is exempted" 0 "$(kept 0 1)"
 kill $sleeper
 wait $sleeper 2>/dev/null
 autogroup=/proc/sys/kernel/sched_autogroup_enabled
-own_autogroup() { # PID: in another autogroup than this script's
-	local a
-	a=$(cut -d' ' -f1 "/proc/$1/autogroup") &&
-		[ "$a" != "$(cut -d' ' -f1 /proc/$$/autogroup)" ]
-}
 old_autogroup=$(cat $autogroup)
 echo 1 > $autogroup
 echo 1 > $d/enabled

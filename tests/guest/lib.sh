@@ -108,6 +108,14 @@ cgroups_removed() {
 	done
 }
 
+# own_autogroup PID: whether PID sits in another autogroup than the
+# calling script (a setsid placement took effect).
+own_autogroup() {
+	local a
+	a=$(cut -d' ' -f1 "/proc/$1/autogroup" 2>/dev/null) && [ -n "$a" ] &&
+		[ "$a" != "$(cut -d' ' -f1 /proc/$$/autogroup)" ]
+}
+
 # out KEY: the value of a "key value" line in $res, a test program's output.
 out() {
 	awk -v k="$1" '$1 == k { print $2 }' <<<"$res"
