@@ -24,6 +24,7 @@
 #define SLICEEXT_MODULE_ABI	SLICEEXT_HOOK_ABI_VERSION
 #endif
 
+#include <linux/percpu.h>
 #include <linux/sched.h>
 
 struct dentry;
@@ -112,10 +113,33 @@ enum sliceext_stat {
 	SLICEEXT_STAT_NR = SLICEEXT_STAT_END + SLICEEXT_END_NR,
 };
 
-/* Counters (stats.c): per CPU, lock-free, safe from any context. */
-void sliceext_stat_inc(enum sliceext_stat stat);
+/* Bucket i counts uses of [2^i, 2^(i+1)) ns; slice_ext_nsec is < 2^16. */
+#define SLICEEXT_HIST_BUCKETS	32
+
+/*
+ * Counters (stats.c): per CPU, lock-free, safe from any context. The
+ * increments are inline: the scheduler hooks count on every request,
+ * sleep and futex wakeup, where a call would cost more than the count.
+ */
+struct sliceext_counters {
+	u64	stat[SLICEEXT_STAT_NR];
+	u64	hist[SLICEEXT_HIST_BUCKETS];
+	u64	burst[SLICEEXT_BURST_STAT_NR];
+};
+
+DECLARE_PER_CPU(struct sliceext_counters, sliceext_counters);
+
+static inline void sliceext_stat_inc(enum sliceext_stat stat)
+{
+	this_cpu_inc(sliceext_counters.stat[stat]);
+}
+
+static inline void sliceext_burst_stat_inc(enum sliceext_burst_stat stat)
+{
+	this_cpu_inc(sliceext_counters.burst[stat]);
+}
+
 void sliceext_hist_add(u64 used_ns);
-void sliceext_burst_stat_inc(enum sliceext_burst_stat stat);
 void sliceext_slice_stats_create(struct dentry *dir);
 const char *sliceext_deny_name(enum sliceext_deny_reason reason);
 void sliceext_slice_stats_log(void);

@@ -16,15 +16,6 @@
 
 #include "sliceext.h"
 
-/* Bucket i counts uses of [2^i, 2^(i+1)) ns; slice_ext_nsec is < 2^16. */
-#define SLICEEXT_HIST_BUCKETS	32
-
-struct sliceext_counters {
-	u64	stat[SLICEEXT_STAT_NR];
-	u64	hist[SLICEEXT_HIST_BUCKETS];
-	u64	burst[SLICEEXT_BURST_STAT_NR];
-};
-
 /* Which counters a file shows: the inode's private data. */
 enum sliceext_counter_file {
 	SLICEEXT_FILE_SLICE_STATS,
@@ -32,7 +23,7 @@ enum sliceext_counter_file {
 	SLICEEXT_FILE_BURST_STATS,
 };
 
-static DEFINE_PER_CPU(struct sliceext_counters, sliceext_counters);
+DEFINE_PER_CPU(struct sliceext_counters, sliceext_counters);
 
 /* Names from counters.h, which the enums come from too. */
 #define SLICEEXT_NAME(value, name)[value] = name,
@@ -64,21 +55,11 @@ const char *sliceext_deny_name(enum sliceext_deny_reason reason)
 	return reason < SLICEEXT_DENY_NR ? deny_names[reason] : "?";
 }
 
-void sliceext_stat_inc(enum sliceext_stat stat)
-{
-	this_cpu_inc(sliceext_counters.stat[stat]);
-}
-
 void sliceext_hist_add(u64 used_ns)
 {
 	unsigned int b = used_ns ? min(ilog2(used_ns), SLICEEXT_HIST_BUCKETS - 1) : 0;
 
 	this_cpu_inc(sliceext_counters.hist[b]);
-}
-
-void sliceext_burst_stat_inc(enum sliceext_burst_stat stat)
-{
-	this_cpu_inc(sliceext_counters.burst[stat]);
 }
 
 /* Sum @nr counters at byte @offset of struct sliceext_counters into @sum. */
