@@ -86,8 +86,12 @@ static bool burst_active(struct task_struct *p)
 	return READ_ONCE(burst_enabled) && burst_scored(p);
 }
 
-/* The penalty that counts now: the remembered one or the running burst's. */
-static u32 burst_task_penalty(struct task_struct *p)
+/*
+ * The penalty that counts now: the remembered one or the running burst's.
+ * Inline, with the arithmetic it uses: update_curr()'s hook runs it at
+ * every runtime update, where a call would cost more than the sum.
+ */
+static __always_inline u32 burst_task_penalty(struct task_struct *p)
 {
 	struct sliceext_burst *b = burst_of(p);
 	u32 cur = burst_penalty(READ_ONCE(b->burst_ns),
@@ -109,18 +113,12 @@ static u32 burst_weight_score(struct task_struct *p)
 	return burst_scored(p) ? READ_ONCE(burst_of(p)->score) : 0;
 }
 
-/*
- * Cache @p's new score and apply it to its weight; @locked: we hold its
- * runqueue lock (a hook), else we are a knob or unload walk.
- */
-static void burst_set_score(struct task_struct *p, u32 score, bool locked)
+/* Cache @p's new score and apply it to its weight: burst_set_score(). */
+static void burst_change_score(struct task_struct *p, u32 score, bool locked)
 {
 	struct sliceext_burst *b = burst_of(p);
 	unsigned long old_weight = p->se.load.weight;
 	u32 old = b->score;
-
-	if (score == old)
-		return;
 
 	trace_sliceext_burst_score(p, old, score, b->burst_ns);
 	sliceext_burst_stat_inc(SLICEEXT_BURST_SCORE_CHANGES);
@@ -132,6 +130,18 @@ static void burst_set_score(struct task_struct *p, u32 score, bool locked)
 	trace_sliceext_reweight(p, burst_prio(task_nice(p), old),
 				burst_prio(task_nice(p), score), old_weight,
 				p->se.load.weight);
+}
+
+/*
+ * Give @p @score; @locked: we hold its runqueue lock (a hook), else we are
+ * a knob or unload walk. Most runtime updates leave the score as it was:
+ * they cost a compare.
+ */
+static __always_inline void burst_set_score(struct task_struct *p, u32 score,
+					    bool locked)
+{
+	if (score != burst_of(p)->score)
+		burst_change_score(p, score, locked);
 }
 
 /*

@@ -7,9 +7,6 @@
  */
 #include "burst_math.h"
 
-/* The penalty scale is in 1/1024 units: 1024 is one score per doubling. */
-#define BURST_SCALE_SHIFT		10
-
 /*
  * Cache word layout (burst_math.h): penalty in bits 14..0, the valid bit
  * just above it, and the stamp, in 1024 ns units, from bit 16 up.
@@ -19,59 +16,6 @@
 #define BURST_CACHE_STAMP_SHIFT		10
 #define BURST_CACHE_STAMP_POS		16
 #define BURST_CACHE_STAMP_MASK		(~0ULL << BURST_CACHE_STAMP_POS)
-
-u32 burst_log2p1(u64 v)
-{
-	u32 bits, frac;
-
-	if (!v)
-		return 0;
-	/*
-	 * __builtin_clzll() is a compiler builtin, not a library call:
-	 * one instruction on x86_64, and what the kernel's own generic
-	 * fls64() is built on.
-	 */
-	bits = 64 - (u32)__builtin_clzll(v);
-	/*
-	 * Move the top bit to bit 63, keep it and the 8 bits below it, then
-	 * drop it: what is left is the fraction.
-	 */
-	frac = (u32)((v << (64 - bits)) >> 55) & 0xff;
-	return bits << BURST_PENALTY_SHIFT | frac;
-}
-
-u32 burst_penalty(u64 burst_ns, u32 offset, u32 scale)
-{
-	/* Signed and 64-bit: any offset or scale is safe, not only 0..63. */
-	s64 excess = (s64)burst_log2p1(burst_ns) -
-		     ((s64)offset << BURST_PENALTY_SHIFT);
-	u64 penalty;
-
-	if (excess <= 0)
-		return 0;
-	/* excess < 2^15 and scale < 2^32: the product fits in 47 bits. */
-	penalty = ((u64)excess * scale) >> BURST_SCALE_SHIFT;
-	return penalty < BURST_PENALTY_MAX ? (u32)penalty : BURST_PENALTY_MAX;
-}
-
-u32 burst_smooth(u32 old, u32 new, u32 smoothness)
-{
-	u32 rise;
-
-	if (new <= old)
-		return new;
-	/* Only 0..3 is meaningful; this just keeps the shift defined. */
-	if (smoothness > 31)
-		smoothness = 31;
-	rise = new - old;
-	/*
-	 * Round up: rounding down would leave a remembered penalty stuck
-	 * up to 2^smoothness - 1 below a steady current one for ever.
-	 * Written without (rise + 2^s - 1) so that it cannot overflow.
-	 */
-	return old + (rise >> smoothness) +
-	       !!(rise & ((1U << smoothness) - 1));
-}
 
 u32 burst_prio(int nice, u32 score)
 {

@@ -11,9 +11,9 @@
  * off, not 10x: interactive tasks (short bursts) keep their nice level and
  * CPU hogs drift towards nice 19.
  *
- * burst_math.c includes nothing but this header and divides only by
- * 32-bit values, so it needs neither libc nor the kernel's 64-bit division
- * helpers.
+ * This header and burst_math.c include nothing else and divide only by
+ * 32-bit values, so they need neither libc nor the kernel's 64-bit
+ * division helpers.
  */
 #ifndef _SLICEEXT_BURST_MATH_H
 #define _SLICEEXT_BURST_MATH_H
@@ -47,6 +47,15 @@ typedef signed long long s64;
 /* BORE samples at most this many children for the inherited average. */
 #define BURST_CACHE_SAMPLES	63
 
+/* The penalty scale is in 1/1024 units: 1024 is one score per doubling. */
+#define BURST_SCALE_SHIFT	10
+
+/*
+ * The three below run in the scheduler hooks at every runtime update and
+ * every sleep, so they are inline, as BORE's own arithmetic is; the rest
+ * runs at fork or in tracing (burst_math.c).
+ */
+
 /*
  * log2(v) + 1 in 8.8 fixed point: the bit length of v as the integer part
  * and the 8 bits below the top bit as the fraction (a piecewise linear
@@ -54,7 +63,25 @@ typedef signed long long s64;
  * scheduler cannot use floating point, and 8.8 because 8 bits of fraction
  * are more than the 1/256 score resolution needs.
  */
-u32 burst_log2p1(u64 v);
+static inline u32 burst_log2p1(u64 v)
+{
+	u32 bits, frac;
+
+	if (!v)
+		return 0;
+	/*
+	 * __builtin_clzll() is a compiler builtin, not a library call:
+	 * one instruction on x86_64, and what the kernel's own generic
+	 * fls64() is built on.
+	 */
+	bits = 64 - (u32)__builtin_clzll(v);
+	/*
+	 * Move the top bit to bit 63, keep it and the 8 bits below it, then
+	 * drop it: what is left is the fraction.
+	 */
+	frac = (u32)((v << (64 - bits)) >> 55) & 0xff;
+	return bits << BURST_PENALTY_SHIFT | frac;
+}
 
 /*
  * The penalty for a burst of burst_ns:
@@ -63,7 +90,19 @@ u32 burst_log2p1(u64 v);
  * Bursts up to 2^(offset - 1) ns cost nothing; each doubling beyond costs
  * scale / 1024 score points (1.5 with the defaults offset 24, scale 1536).
  */
-u32 burst_penalty(u64 burst_ns, u32 offset, u32 scale);
+static inline u32 burst_penalty(u64 burst_ns, u32 offset, u32 scale)
+{
+	/* Signed and 64-bit: any offset or scale is safe, not only 0..63. */
+	s64 excess = (s64)burst_log2p1(burst_ns) -
+		     ((s64)offset << BURST_PENALTY_SHIFT);
+	u64 penalty;
+
+	if (excess <= 0)
+		return 0;
+	/* excess < 2^15 and scale < 2^32: the product fits in 47 bits. */
+	penalty = ((u64)excess * scale) >> BURST_SCALE_SHIFT;
+	return penalty < BURST_PENALTY_MAX ? (u32)penalty : BURST_PENALTY_MAX;
+}
 
 /*
  * The remembered penalty at a burst restart: rises towards new by
@@ -72,7 +111,24 @@ u32 burst_penalty(u64 burst_ns, u32 offset, u32 scale);
  * bursts gets there in a few rounds, and a task that turns interactive is
  * forgiven at once.
  */
-u32 burst_smooth(u32 old, u32 new, u32 smoothness);
+static inline u32 burst_smooth(u32 old, u32 new, u32 smoothness)
+{
+	u32 rise;
+
+	if (new <= old)
+		return new;
+	/* Only 0..3 is meaningful; this just keeps the shift defined. */
+	if (smoothness > 31)
+		smoothness = 31;
+	rise = new - old;
+	/*
+	 * Round up: rounding down would leave a remembered penalty stuck
+	 * up to 2^smoothness - 1 below a steady current one for ever.
+	 * Written without (rise + 2^s - 1) so that it cannot overflow.
+	 */
+	return old + (rise >> smoothness) +
+	       !!(rise & ((1U << smoothness) - 1));
+}
 
 static inline u32 burst_score(u32 penalty)
 {
