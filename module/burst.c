@@ -293,6 +293,9 @@ int sliceext_keep_delayed_lag(struct task_struct *p)
  */
 int sliceext_wakeup_unprotect(struct task_struct *p, struct task_struct *curr)
 {
+	bool unprotect, futex;
+	u32 p_penalty, curr_penalty;
+
 	if (!burst_active(p) || !burst_active(curr))
 		return SLICEEXT_WAKEUP_STOCK;
 
@@ -301,18 +304,21 @@ int sliceext_wakeup_unprotect(struct task_struct *p, struct task_struct *curr)
 		sliceext_burst_stat_inc(SLICEEXT_BURST_WAKEUP_PREEMPT);
 		return SLICEEXT_WAKEUP_PREEMPT;
 	}
-	if (READ_ONCE(burst_wakeup_unprotect) &&
-	    burst_task_penalty(p) < burst_task_penalty(curr)) {
-		sliceext_burst_stat_inc(SLICEEXT_BURST_WAKEUP_UNPROTECT);
-		return SLICEEXT_WAKEUP_UNPROTECT;
-	}
+
+	unprotect = READ_ONCE(burst_wakeup_unprotect);
+	futex = burst_futex_woken(p);
+	if (!unprotect && !futex)
+		return SLICEEXT_WAKEUP_STOCK;
 	/*
-	 * Placed with no slice, a futex waiter has the earliest deadline; the
-	 * running task's protection would still keep it waiting for a
-	 * sibling's whole burst, unless that one bursts less.
+	 * Both rules compare the same two penalties: computed once. The
+	 * second: placed with no slice, a futex waiter has the earliest
+	 * deadline; the running task's protection would still keep it
+	 * waiting for a sibling's whole burst, unless that one bursts less.
 	 */
-	if (burst_futex_woken(p) &&
-	    burst_task_penalty(p) <= burst_task_penalty(curr)) {
+	p_penalty = burst_task_penalty(p);
+	curr_penalty = burst_task_penalty(curr);
+	if ((unprotect && p_penalty < curr_penalty) ||
+	    (futex && p_penalty <= curr_penalty)) {
 		sliceext_burst_stat_inc(SLICEEXT_BURST_WAKEUP_UNPROTECT);
 		return SLICEEXT_WAKEUP_UNPROTECT;
 	}
