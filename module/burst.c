@@ -101,10 +101,16 @@ static __always_inline u32 burst_task_penalty(struct task_struct *p)
 	return max_t(u32, READ_ONCE(b->penalty), cur);
 }
 
+/* The score @p should have now, once burst_active(@p) said yes. */
+static __always_inline u32 burst_active_score(struct task_struct *p)
+{
+	return burst_score(burst_task_penalty(p));
+}
+
 /* The score @p should have now. */
 static u32 burst_task_score(struct task_struct *p)
 {
-	return burst_active(p) ? burst_score(burst_task_penalty(p)) : 0;
+	return burst_active(p) ? burst_active_score(p) : 0;
 }
 
 /* The score @p's load weight carries: what prio_offset returns. */
@@ -168,7 +174,7 @@ void sliceext_burst_account(struct task_struct *p, u64 delta_exec)
 		return;
 
 	burst_of(p)->burst_ns += delta_exec;
-	burst_set_score(p, burst_task_score(p), true);
+	burst_set_score(p, burst_active_score(p), true);
 }
 
 /* @p slept or yielded: remember the burst's penalty, start a new one. */
@@ -186,7 +192,7 @@ void sliceext_burst_restart(struct task_struct *p)
 					    READ_ONCE(burst_smoothness)));
 	WRITE_ONCE(b->burst_ns, 0);
 	sliceext_burst_stat_inc(SLICEEXT_BURST_RESTARTS);
-	burst_set_score(p, burst_task_score(p), true);
+	burst_set_score(p, burst_active_score(p), true);
 }
 
 /* Back from RT, DL or PI boosting: what it did there says nothing. */
