@@ -11,9 +11,9 @@
  * off, not 10x: interactive tasks (short bursts) keep their nice level and
  * CPU hogs drift towards nice 19.
  *
- * This header and burst_math.c include nothing else and divide only by
- * 32-bit values, so they need neither libc nor the kernel's 64-bit
- * division helpers.
+ * burst_math.c includes nothing but this header, which includes only
+ * type definitions; both divide only by 32-bit values, so they need
+ * neither libc nor the kernel's 64-bit division helpers.
  */
 #ifndef _SLICEEXT_BURST_MATH_H
 #define _SLICEEXT_BURST_MATH_H
