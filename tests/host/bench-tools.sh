@@ -195,7 +195,7 @@ fi
 run_json wakeup_lat wakeup_lat --duration 0.5
 check "wakeup_lat: documented keys, sane values" json_ok "$d/wakeup_lat.json" \
 	"tool message_threads workers work_us samples lat_p50_us lat_p90_us
-	 lat_p99_us lat_p999_us lat_max_us lat_over_500us_pct
+	 lat_p99_us lat_p999_us lat_max_us lat_over_500us_pct lat_crossed_pct
 	 run_delay_per_switch_us lat_cdf_us timer_samples timer_p50_us
 	 timer_p90_us timer_p99_us timer_max_us duration_s" \
 	'd["tool"] == "wakeup_lat"' 'd["samples"] > 0' \
@@ -206,12 +206,18 @@ check "wakeup_lat: documented keys, sane values" json_ok "$d/wakeup_lat.json" \
 	'dict(d["lat_cdf_us"])[50] == d["lat_p50_us"]' \
 	'dict(d["lat_cdf_us"])[99] == d["lat_p99_us"]' \
 	'0 <= d["lat_over_500us_pct"] <= 100' \
+	'0 <= d["lat_crossed_pct"] <= 100' \
 	'(d["lat_p99_us"] <= 500) == (d["lat_over_500us_pct"] <= 1)' \
 	'(d["lat_max_us"] <= 500) == (d["lat_over_500us_pct"] == 0)' \
 	'[v for _, v in d["lat_cdf_us"]] == sorted(v for _, v in d["lat_cdf_us"])' \
 	'd["timer_samples"] > 0' \
 	'd["samples"] == d["workers"] * d["timer_samples"]' \
 	'0 <= d["timer_p50_us"] <= d["timer_p90_us"] <= d["timer_p99_us"] <= d["timer_max_us"]'
+# On one CPU no wakeup can cross to another.
+taskset -c 0 "$b/wakeup_lat" --json --duration 0.3 >"$d/wakeup_lat-pinned.json"
+check "wakeup_lat pinned to one CPU: lat_crossed_pct 0" \
+	json_ok "$d/wakeup_lat-pinned.json" "lat_crossed_pct samples" \
+	'd["samples"] > 0' 'd["lat_crossed_pct"] == 0'
 
 for n in 1 2; do
 	run_json "compute-$n" compute --threads "$n" --duration 0.3

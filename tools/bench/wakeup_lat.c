@@ -16,6 +16,7 @@
 #include <linux/futex.h>
 #include <math.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -34,6 +35,8 @@ struct worker {
 	uint32_t seq;		/* futex: the last round posted */
 	int exit;		/* set before the final seq bump */
 	uint64_t wake_ns;	/* when the message thread woke us */
+	int wake_cpu;		/* and from which CPU */
+	unsigned long crossed;	/* wakeups first run on another CPU */
 	struct bench_samples lat;
 	struct bench_schedstat st0, st1;
 	bool st_ok;
@@ -90,6 +93,13 @@ static void *worker_fn(void *arg)
 			break;
 		seen = s;
 		bench_samples_add(&w->lat, now - w->wake_ns);
+		/*
+		 * A wakeup sent to another CPU is a different path (an
+		 * IPI, a remote preemption) from one beside the waker: a
+		 * run's latency depends on which it got (docs/burst.md).
+		 */
+		if (sched_getcpu() != w->wake_cpu)
+			w->crossed++;
 		bench_spin_ns(work_ns);
 		if (__atomic_sub_fetch(&m->pending, 1, __ATOMIC_RELEASE) == 0)
 			futex_wake(&m->pending);
@@ -129,6 +139,7 @@ static void *msg_fn(void *arg)
 			 * wake: the time spent waking the workers before it
 			 * is not that worker's latency.
 			 */
+			w->wake_cpu = sched_getcpu();
 			w->wake_ns = bench_now_ns();
 			__atomic_store_n(&w->seq, round, __ATOMIC_RELEASE);
 			futex_wake(&w->seq);
@@ -153,6 +164,7 @@ struct result {
 	double work_us, interval_us;
 	const struct bench_samples *lat;	/* sorted */
 	const struct bench_samples *timer;	/* sorted */
+	unsigned long crossed;			/* over all workers */
 	double per_switch;			/* us, NaN: no schedstat */
 	double elapsed;
 };
@@ -176,6 +188,9 @@ static void report(const struct result *r, bool json)
 		BENCH_M_NUM("lat_max_us", "latency max (us)", lat->max / 1e3, 3),
 		BENCH_M_NUM("lat_over_500us_pct", "latency over 500 us (%)",
 			    bench_samples_over_pct(lat, 500 * 1000), 3),
+		BENCH_M_NUM("lat_crossed_pct",
+			    "woken on another CPU than the waker's (%)",
+			    lat->count ? 100.0 * r->crossed / lat->count : 0, 3),
 		BENCH_M_NUM("run_delay_per_switch_us",
 			    "run delay per switch (us)", r->per_switch, 3),
 		BENCH_M_CDF("lat_cdf_us", lat),
@@ -227,6 +242,7 @@ int main(int argc, char **argv)
 	struct worker *workers;
 	struct msg *msgs;
 	uint64_t delay = 0, slices = 0;
+	unsigned long crossed = 0;
 	double elapsed, per_switch = NAN;
 	int i, k;
 
@@ -268,6 +284,7 @@ int main(int argc, char **argv)
 		pthread_join(w->thread, NULL);
 		bench_samples_merge(&lat, &w->lat);
 		bench_samples_free(&w->lat);
+		crossed += w->crossed;
 		if (!w->st_ok) {
 			st_ok = false;
 			continue;
@@ -284,7 +301,8 @@ int main(int argc, char **argv)
 	r = (struct result){
 		.nmsg = nmsg, .nwork = nwork, .work_us = work_us,
 		.interval_us = interval_us, .hogs = hogs, .forkers = forkers,
-		.lat = &lat, .timer = &timer, .per_switch = per_switch,
+		.lat = &lat, .timer = &timer, .crossed = crossed,
+		.per_switch = per_switch,
 		.elapsed = elapsed,
 	};
 	report(&r, json);
