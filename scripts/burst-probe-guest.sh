@@ -5,9 +5,10 @@
 # every millisecond for 200 us of work (wakeup_lat, one message thread,
 # one worker) beside HOGS CPU hogs, per scheduler configuration and per
 # placement of the hogs. One line per run:
-#   RES PLACEMENT CONFIG rN p50=US p90=US p99=US posN over=PCT
-# where N is the configuration's place in its round (1: first) and PCT
-# the share of wakeups that waited more than 500 us.
+#   RES PLACEMENT CONFIG rN p50=US p90=US p99=US posN over=PCT apart=PCT
+# where N is the configuration's place in its round (1: first), over the
+# share of wakeups that waited more than 500 us and apart the share the
+# worker took on another CPU than its waker's.
 #
 # Environment (set by scripts/burst-probe.sh):
 #   KO       sliceext.ko         BIN     tools/bench binaries
@@ -92,6 +93,7 @@ set_config() {
 
 pct() { awk -v k="$1" '$0 ~ "^latency " k " " { printf "%.0f", $NF }'; }
 over() { awk '/^latency over 500 us / { printf "%.2f", $NF }'; }
+apart() { awk '/^woken on another CPU / { printf "%.0f", $NF }'; }
 
 # The configurations of round R: each runs first in every other round.
 # shellcheck disable=SC2086
@@ -127,7 +129,7 @@ for r in $(seq 1 "$REPS"); do
 			fi
 			echo "RES $pl $c r$r p50=$(pct p50 <<<"$out")" \
 			     "p90=$(pct p90 <<<"$out") p99=$(pct p99 <<<"$out") pos$pos" \
-			     "over=$(over <<<"$out")"
+			     "over=$(over <<<"$out") apart=$(apart <<<"$out")"
 		done
 	done
 done

@@ -5,8 +5,9 @@
 # for 200 us of work beside CPU hogs (two per vCPU: four on the default
 # two), in the hogs' three placements, per scheduler configuration, on
 # the release kernel under QEMU. Prints every run, then per point the
-# runs, how many had p99 <= 40 us (the fast pattern of docs/burst.md)
-# and the mean share of wakeups that waited more than 500 us.
+# runs, how many had p99 <= 40 us (the fast pattern of docs/burst.md),
+# the mean share of wakeups that waited more than 500 us, and in how many
+# runs most wakeups crossed to another CPU than the waker's.
 #
 # Usage: scripts/burst-probe.sh [--icount] [--reps N] [--duration S]
 #                               [--configs "off on ..."]
@@ -99,11 +100,13 @@ echo
 echo "mode: ${vmopt[*]:-multi-threaded TCG}, $cpus vCPUs, $hogs hogs; $reps runs of $dur s per point, configurations in $order order${pin:+; probe pinned to CPU $pin}"
 awk '$1 == "RES" {
 	k = $2 " " $3; split($7, p99, "="); split($9, ov, "=")
+	split($10, ap, "=")
 	runs[k] = runs[k] " " p99[2]; n[k]++; over[k] += ov[2]
 	if (p99[2] <= 40) fast[k]++
+	if (ap[2] > 50) apart[k]++
 }
 END {
 	for (k in n)
-		printf "%-28s p99 (us):%s  fast: %d of %d  over 500 us: %.2f%%\n",
-		       k, runs[k], fast[k], n[k], over[k] / n[k]
+		printf "%-28s p99 (us):%s  fast: %d of %d  over 500 us: %.2f%%  apart: %d\n",
+		       k, runs[k], fast[k], n[k], over[k] / n[k], apart[k]
 }' "$work/res" | sort
