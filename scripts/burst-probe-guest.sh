@@ -33,10 +33,14 @@ feat=$dbg/sched/features
 burst=$dbg/sliceext/burst
 mountpoint -q $dbg || mount -t debugfs none $dbg
 # A BORE kernel (for comparison) has no module: "on" and "off" are its
-# sysctl, and only its own scheduler features apply.
+# sysctl, and only its own scheduler features apply. A kernel with neither
+# (stock 6.12: scripts/burst-probe.sh builds no module for it) has "off"
+# alone.
 bore=/proc/sys/kernel/sched_bore
 if [ -e $bore ]; then
 	KO=none
+elif [ ! -e "$KO" ]; then
+	KO=none bore=''
 else
 	insmod "$KO" || exit 1
 	# Every knob's value at load, to start each configuration from.
@@ -55,7 +59,7 @@ defaults() {
 	echo RUN_TO_PARITY > $feat
 	echo NO_HRTICK > $feat
 	if [ "$KO" = none ]; then
-		echo 0 > $bore
+		[ -z "$bore" ] || echo 0 > $bore
 		return
 	fi
 	echo "$base_slice" > $dbg/sched/base_slice_ns
@@ -67,6 +71,7 @@ defaults() {
 
 burst_on() {
 	if [ "$KO" = none ]; then
+		[ -n "$bore" ] || { echo "on: this kernel has no burst scheduling" >&2; return 1; }
 		echo 1 > $bore
 	else
 		echo 1 > $burst/enabled
@@ -80,7 +85,7 @@ set_config() {
 	for part in ${1//+/ }; do
 		case $part in
 		off) ;;
-		on) burst_on ;;
+		on) burst_on || return 1 ;;
 		ndz) echo NO_DELAY_ZERO > $feat ;;
 		nrtp) echo NO_RUN_TO_PARITY > $feat ;;
 		hrtick) echo HRTICK > $feat ;;

@@ -24,7 +24,8 @@
 # Environment: SLICEEXT_KDIR=DIR probes this kernel directory (laid out as
 # scripts/kernel.sh's) instead of building the release kernel; a kernel
 # with BORE's patch instead of sliceext's runs with "on" and "off" as its
-# sched_bore sysctl.
+# sched_bore sysctl, and one with neither (the stock kernel) with "off"
+# alone.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/lib.sh"
@@ -80,8 +81,8 @@ work=$(mktemp -d "$cache/runs/probe.XXXXXX")
 # shellcheck disable=SC2064
 trap "rm -rf '$work'" EXIT
 
-# A kernel without the core patch (a BORE kernel built for comparison)
-# runs the probe without the module.
+# A kernel without the core patch (a BORE kernel built for comparison,
+# the stock kernel) runs the probe without the module.
 if grep -q '^CONFIG_SCHED_SLICEEXT=y' "$KBUILD/.config"; then
 	stage_module "$top" "$work/mod"
 	make -s -C "$KBUILD" M="$work/mod" modules >&2
