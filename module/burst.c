@@ -399,6 +399,8 @@ unsigned int sliceext_slice_request(struct task_struct *p)
  * of the pick showed across groups (docs/burst.md). Asked to, the core
  * keeps those groups to the end of their protected slice, as it would
  * keep one task doing the same work; their lag pays for it afterwards.
+ * While this hook is registered the core also keeps that protection when
+ * a group's weight changes at the wakeup, which would otherwise end it.
  * Not where the preempted task scores higher than the woken one: the
  * rest of that turn would go to a hog's kind of work, which needs no
  * help against other groups (the benchmark's workers, woken beside
