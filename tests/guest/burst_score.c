@@ -15,8 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -272,7 +272,7 @@ TEST_F(burst, sleeper_stays_at_zero)
 			sleep_ms(1);
 			if (now_ns() - t0 >= STALL_NS)
 				__atomic_fetch_add(&c->stalled, 1, __ATOMIC_RELAXED);
-			__atomic_fetch_add(&c->ended, 1, __ATOMIC_RELEASE);
+			__atomic_fetch_add(&c->ended, 1, __ATOMIC_RELAXED);
 		}
 	}
 	for (i = 0; i < 10; i++) {
@@ -287,8 +287,8 @@ TEST_F(burst, sleeper_stays_at_zero)
 			cycle_wait(c);
 			if (cycles_read(&c->stalled) != seen &&
 			    excused < STALL_EXCUSES) {
-				TH_LOG("excused: the vCPU stalled (%u cycles of 10 ms or more so far)",
-				       cycles_read(&c->stalled));
+				TH_LOG("excused: the vCPU stalled (%u cycles of %llu ms or more so far)",
+				       cycles_read(&c->stalled), STALL_NS / MSEC);
 				excused++;
 				out = false;
 			}
