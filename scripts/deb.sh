@@ -43,7 +43,7 @@ cp -r "$top/debian" "$top/uapi" "$stage/"
 cp "$top/dkms.conf" "$top/Kbuild" "$top/Makefile" "$top/README.md" "$stage/"
 cp "$top"/module/*.[ch] "$stage/module/"
 cp "$top/tools/rseq_slice.h" "$stage/tools/"
-cp "$top"/tools/sliceext/{sliceext.c,sliceext.8,Makefile} "$stage/tools/sliceext/"
+cp "$top"/tools/sliceext/{*.[ch],sliceext.8,Makefile} "$stage/tools/sliceext/"
 
 (cd "$stage" && dpkg-buildpackage -b -us -uc >&2)
 rm -rf "$stage"
