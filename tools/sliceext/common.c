@@ -18,33 +18,17 @@
 #include "sliceext.h"
 
 /*
- * Every knob with the module's range and default (module/slice.c,
- * module/burst.c). "set" checks a value against this table before it
- * writes anything; tests/guest/80-cli.sh checks the table against the
- * loaded module.
+ * Every knob with its range and default, generated from
+ * module/knob_list.h, the list the module builds its knobs from, so that
+ * the tool and a module of the same tree cannot disagree (on_change and
+ * desc are the module's business). "set" checks a value against this
+ * table before it writes anything; tests/guest/80-cli.sh checks the
+ * table against the loaded module.
  */
 const struct knob knobs[] = {
-	{ "ext/enabled",		"ext_enabled",		0, 1, 1 },
-	{ "ext/slice_ext_nsec",		"slice_ext_nsec",	5000, 50000, 5000 },
-	{ "ext/rt_guard",		"rt_guard",		0, 1, 1 },
-	{ "burst/enabled",		"burst_enabled",	0, 1, 1 },
-	{ "burst/penalty_offset",	"burst_penalty_offset",	0, 63, 24 },
-	{ "burst/penalty_scale",	"burst_penalty_scale",	0, 4095, 1536 },
-	{ "burst/smoothness",		"burst_smoothness",	0, 3, 1 },
-	{ "burst/inherit_type",		"burst_inherit_type",	0, 2, 2 },
-	{ "burst/cache_lifetime_ns",	"burst_cache_lifetime_ns",
-					0, 1000000000, 75000000 },
-	{ "burst/wakeup_half_slice",	"burst_wakeup_half_slice", 0, 1, 1 },
-	{ "burst/half_lag_clamp",	"burst_half_lag_clamp",	0, 1, 1 },
-	{ "burst/group_placement",	"burst_group_placement", 0, 1, 0 },
-	{ "burst/wakeup_unprotect",	"burst_wakeup_unprotect", 0, 1, 1 },
-	{ "burst/wakeup_preempt",	"burst_wakeup_preempt",	0, 1, 1 },
-	{ "burst/keep_delayed_lag",	"burst_keep_delayed_lag", 0, 1, 1 },
-	{ "burst/futex_zero_slice",	"burst_futex_zero_slice", 0, 1, 1 },
-	{ "burst/keep_unscored",	"burst_keep_unscored",	0, 1, 1 },
-	{ "burst/scored_slice_ns",	"burst_scored_slice_ns",
-					0, 100000000, 0 },
-	{ "burst/group_keep",		"burst_group_keep",	0, 1, 1 },
+#define SLICEEXT_KNOB(dir, name, def, min, max, on_change, desc) \
+	{ #dir "/" #name, #dir "_" #name, min, max, def },
+#include "../../module/knob_list.h"
 };
 
 const unsigned int nr_knobs = ARRAY_SIZE(knobs);
