@@ -9,20 +9,8 @@
 # changed without them.
 . "$(dirname "$0")/../lib/tap.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
-list=$top/module/knob_list.h
 man=$top/tools/sliceext/sliceext.8
 readme=$top/README.md
-
-# "dir/name min max default" per knob. The preprocessor, not a pattern,
-# reads the list, so that any layout the compiler takes is read the same;
-# -undef: no predefined macro ("linux", "unix") may rename a knob.
-list_knobs() {
-	${CC:-cc} -E -P -undef -x c \
-		-D'SLICEEXT_KNOB(dir, name, def, min, max, on_change, desc)=knob: dir name min max def;' \
-		"$list" | tr ';' '\n' | sed -n 's/^[[:space:]]*knob:[[:space:]]*//p' |
-	awk 'NF != 5 { print "bad knob: " $0; next }
-	     { print $1 "/" $2, $3, $4, $5 }'
-}
 
 # The same from the man page's table, found by its header row. Its
 # numbers are troff: 0\(en63 is a range, 10\(ha9 a power of ten; what
@@ -73,12 +61,12 @@ man_knobs() {
 	}' "$man"
 }
 
-want=$(list_knobs | sort)
-if [ -z "$want" ] || grep -q '^bad knob' <<<"$want"; then
+if ! want=$("$top/tests/lib/knob-list.sh" 2>&1) || [ -z "$want" ]; then
 	not_ok "module/knob_list.h lists knobs" "$want"
 	tap_done
 	exit
 fi
+want=$(sort <<<"$want")
 ok "module/knob_list.h lists $(wc -l <<<"$want") knobs"
 
 got=$(man_knobs | sort)
