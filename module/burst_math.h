@@ -143,9 +143,9 @@ u32 burst_prio(int nice, u32 score);
 
 /*
  * Average of sampled penalties, for what a new task inherits at fork. At
- * most BURST_CACHE_SAMPLES samples count, which bounds the work of a walk
- * over a parent's children; the sum cannot overflow since every sample is
- * clamped to BURST_PENALTY_MAX.
+ * most BURST_CACHE_SAMPLES samples count (the walk that takes them has a
+ * bound of its own, for the tasks it skips); the sum cannot overflow since
+ * every sample is clamped to BURST_PENALTY_MAX.
  */
 struct burst_avg {
 	u32 sum;

@@ -22,8 +22,9 @@ SLICEEXT_DENY(SLICEEXT_DENY_FAULT,	"fault")
 
 /*
  * How a grant ended, each exactly once: the timer fired; a later
- * preemption point or a context switch took the CPU; the thread called
- * rseq_slice_yield(); the thread made any other syscall.
+ * preemption point, a context switch or a signal to handle took the CPU;
+ * the thread called rseq_slice_yield(); the thread made any other
+ * syscall.
  */
 SLICEEXT_END(SLICEEXT_END_EXPIRED,	"expired")
 SLICEEXT_END(SLICEEXT_END_REVOKED,	"revoked")
@@ -33,8 +34,9 @@ SLICEEXT_END(SLICEEXT_END_ABORTED,	"aborted")
 /*
  * Burst scheduling events, burst/stats: score changes, burst restarts,
  * threads and processes that inherited a penalty, inheritance served from
- * a cache or by sampling, and the levels fork inheritance walked up the
- * process tree (at most 8 a fork).
+ * a cache or by sampling, the levels fork inheritance walked up the
+ * process tree (at most 8 a fork) and the tasks it looked at (at most
+ * BURST_SCAN_MAX a fork).
  */
 SLICEEXT_BURST_STAT(SLICEEXT_BURST_SCORE_CHANGES,	"score_changes")
 SLICEEXT_BURST_STAT(SLICEEXT_BURST_RESTARTS,		"restarts")
@@ -44,6 +46,7 @@ SLICEEXT_BURST_STAT(SLICEEXT_BURST_CACHE_HITS,		"cache_hits")
 SLICEEXT_BURST_STAT(SLICEEXT_BURST_CACHE_MISSES,	"cache_misses")
 SLICEEXT_BURST_STAT(SLICEEXT_BURST_ANCESTOR_STEPS,	"ancestor_steps")
 SLICEEXT_BURST_STAT(SLICEEXT_BURST_DESCENDANT_STEPS,	"descendant_steps")
+SLICEEXT_BURST_STAT(SLICEEXT_BURST_FORK_SCANNED,	"fork_scanned")
 SLICEEXT_BURST_STAT(SLICEEXT_BURST_WAKEUP_UNPROTECT,	"wakeup_unprotect")
 SLICEEXT_BURST_STAT(SLICEEXT_BURST_WAKEUP_PREEMPT,	"wakeup_preempt")
 SLICEEXT_BURST_STAT(SLICEEXT_BURST_KEEP_DELAYED_LAG,	"keep_delayed_lag")

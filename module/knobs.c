@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The module's knobs, each both a file under /sys/kernel/debug/sliceext/
- * and a module parameter (modprobe sliceext slice_ext_nsec=20000, or
- * /sys/module/sliceext/parameters/), with one range check for both.
+ * The module's knobs, made from the one list in knob_list.h: each is a
+ * variable, a file under /sys/kernel/debug/sliceext/, a module parameter
+ * (modprobe sliceext ext_slice_ext_nsec=20000, or
+ * /sys/module/sliceext/parameters/) with one range check for both, and a
+ * line of the read-only "knobs" file, which tools and tests compare with
+ * their own copies of the list.
  *
  * debugfs_create_file() wraps every file in a proxy that keeps its
  * callbacks from running once debugfs_remove() has returned, so removing
@@ -22,6 +25,18 @@
 #include "sliceext.h"
 
 struct dentry *sliceext_debugfs_root;
+
+struct sliceext_knob sliceext_knobs[SLICEEXT_KNOB_NR] = {
+#define SLICEEXT_KNOB(dir, name, def, min, max, on_change, ...)	\
+	{ #dir, #name, def, min, max, on_change },
+#include "knob_list.h"
+};
+
+/* What each knob starts at, also the value it is given at load. */
+static const u32 knob_default[SLICEEXT_KNOB_NR] = {
+#define SLICEEXT_KNOB(dir, name, def, ...)	def,
+#include "knob_list.h"
+};
 
 /* The module is registered: a knob change applies to the running tasks. */
 static bool knobs_live;
@@ -47,9 +62,9 @@ static int knob_parse(const struct sliceext_knob *knob, const char *buf,
 	return 0;
 }
 
-static void knob_set(const struct sliceext_knob *knob, u32 val)
+static void knob_set(struct sliceext_knob *knob, u32 val)
 {
-	WRITE_ONCE(*knob->value, val);
+	WRITE_ONCE(knob->value, val);
 	if (knob->changed && READ_ONCE(knobs_live))
 		knob->changed();
 }
@@ -57,11 +72,11 @@ static void knob_set(const struct sliceext_knob *knob, u32 val)
 static ssize_t knob_read(struct file *file, char __user *ubuf, size_t count,
 			 loff_t *ppos)
 {
-	struct sliceext_knob *knob = file->private_data;
+	const struct sliceext_knob *knob = file->private_data;
 	char buf[16];
 	int len;
 
-	len = scnprintf(buf, sizeof(buf), "%u\n", READ_ONCE(*knob->value));
+	len = scnprintf(buf, sizeof(buf), "%u\n", READ_ONCE(knob->value));
 	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
 }
 
@@ -98,7 +113,7 @@ static const struct file_operations knob_fops = {
 /* Module parameters: kp->arg is the struct sliceext_knob. */
 static int knob_param_set(const char *val, const struct kernel_param *kp)
 {
-	const struct sliceext_knob *knob = kp->arg;
+	struct sliceext_knob *knob = kp->arg;
 	u32 v;
 
 	if (knob_parse(knob, val, &v)) {
@@ -114,26 +129,49 @@ static int knob_param_get(char *buf, const struct kernel_param *kp)
 {
 	const struct sliceext_knob *knob = kp->arg;
 
-	return sysfs_emit(buf, "%u\n", READ_ONCE(*knob->value));
+	return sysfs_emit(buf, "%u\n", READ_ONCE(knob->value));
 }
 
-const struct kernel_param_ops sliceext_knob_param_ops = {
+static const struct kernel_param_ops knob_param_ops = {
 	.set	= knob_param_set,
 	.get	= knob_param_get,
 };
 
-/* Create one 0644 file per knob in @dir; @knobs must outlive the files. */
-void sliceext_knobs_create(struct dentry *dir, struct sliceext_knob *knobs,
-			   unsigned int nr)
+#define SLICEEXT_KNOB(dir, name, def, min, max, on_change, desc)	\
+	module_param_cb(dir##_##name, &knob_param_ops,			\
+			&sliceext_knobs[SLICEEXT_KNOB_##dir##_##name], 0644); \
+	MODULE_PARM_DESC(dir##_##name,					\
+			 desc " (" #min "-" #max ", default " #def ")");
+#include "knob_list.h"
+
+/* Create a 0644 file in @dir for each knob of the list's directory @name. */
+void sliceext_knobs_create(struct dentry *dir, const char *name)
 {
 	unsigned int i;
 
 	if (!dir)
 		return;
-	for (i = 0; i < nr; i++)
-		debugfs_create_file(knobs[i].name, 0644, dir, &knobs[i],
-				    &knob_fops);
+	for (i = 0; i < SLICEEXT_KNOB_NR; i++)
+		if (!strcmp(sliceext_knobs[i].dir, name))
+			debugfs_create_file(sliceext_knobs[i].name, 0644, dir,
+					    &sliceext_knobs[i], &knob_fops);
 }
+
+/* knobs: "name value min max default", a line per knob, in list order. */
+static int knobs_show(struct seq_file *m, void *unused)
+{
+	const struct sliceext_knob *k;
+	unsigned int i;
+
+	seq_puts(m, "name value min max default\n");
+	for (i = 0; i < SLICEEXT_KNOB_NR; i++) {
+		k = &sliceext_knobs[i];
+		seq_printf(m, "%s/%s %u %u %u %u\n", k->dir, k->name,
+			   READ_ONCE(k->value), k->min, k->max, knob_default[i]);
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(knobs);
 
 /* A directory under the root, or NULL without debugfs. */
 struct dentry *sliceext_debugfs_dir(const char *name)
@@ -156,20 +194,26 @@ void sliceext_knobs_init(void)
 		return;
 	}
 	debugfs_create_file("version", 0444, root, NULL, &version_fops);
+	debugfs_create_file("knobs", 0444, root, NULL, &knobs_fops);
 	sliceext_debugfs_root = root;
 }
 
 /*
  * Whether knob changes apply to running tasks (after registration) or
  * only set the value (before it, and once unloading has begun). Going
- * live registers the hooks that the values written so far need.
+ * live does what a write of burst/enabled does: register the hooks that
+ * the values written so far need, then walk every task. The fork and
+ * runtime hooks went live with registration, or in the order of the
+ * core's list, before prio_offset: a task they scored meanwhile (a child
+ * forked in that window) has a weight without its score, which the walk
+ * gives it.
  */
 void sliceext_knobs_live(bool live)
 {
 	kernel_param_lock(THIS_MODULE);
 	WRITE_ONCE(knobs_live, live);
 	if (live)
-		sliceext_hooks_update();
+		sliceext_burst_enabled_changed();
 	kernel_param_unlock(THIS_MODULE);
 }
 

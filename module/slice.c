@@ -54,25 +54,6 @@
  */
 #define SLICE_FORGET_WAIT_MS	1000
 
-/* Knobs: ext/ in debugfs, and module parameters. */
-static u32 slice_enabled = 1;
-static u32 slice_ext_nsec = 5 * NSEC_PER_USEC;
-static u32 slice_rt_guard = 1;
-
-static struct sliceext_knob slice_knobs[] = {
-	{ "enabled",		&slice_enabled,		0, 1 },
-	{ "slice_ext_nsec",	&slice_ext_nsec,	5 * NSEC_PER_USEC,
-							50 * NSEC_PER_USEC },
-	{ "rt_guard",		&slice_rt_guard,	0, 1 },
-};
-
-module_param_cb(ext_enabled, &sliceext_knob_param_ops, &slice_knobs[0], 0644);
-MODULE_PARM_DESC(ext_enabled, "Grant time slice extensions (0-1, default 1)");
-module_param_cb(slice_ext_nsec, &sliceext_knob_param_ops, &slice_knobs[1], 0644);
-MODULE_PARM_DESC(slice_ext_nsec, "Extension length in ns (5000-50000, default 5000)");
-module_param_cb(rt_guard, &sliceext_knob_param_ops, &slice_knobs[2], 0644);
-MODULE_PARM_DESC(rt_guard, "Never delay a waiting stop, deadline or RT task (0-1, default 1)");
-
 /* Set while unloading: no new grants, no new opt-ins. */
 static bool slice_draining;
 
@@ -91,16 +72,18 @@ static struct sliceext_slice *slice_of(struct task_struct *t)
 
 static bool slice_closed(void)
 {
-	return !READ_ONCE(slice_enabled) || READ_ONCE(slice_draining);
+	return !sliceext_knob(ext, enabled) || READ_ONCE(slice_draining);
 }
 
 /*
- * @t opted in (prctl, registration, fork). If unloading began meanwhile,
- * its walk may have missed @t: have @t undo it on its way to user space.
- * Pairs with the barrier between setting slice_draining and that walk.
+ * @t's rseq area shows our status bits now (registration, prctl, fork).
+ * If unloading began meanwhile, its walk may have missed @t: have @t undo
+ * it on its way to user space. Pairs with the barrier between setting
+ * slice_draining and that walk.
  */
-static void slice_opted_in(struct task_struct *t)
+static void slice_published(struct task_struct *t)
 {
+	slice_of(t)->published = 1;
 	/* Order the opt-in before reading slice_draining. */
 	smp_mb();
 	if (READ_ONCE(slice_draining)) {
@@ -238,12 +221,25 @@ void sliceext_irq_exit_to_user(struct pt_regs *regs)
 	struct slice_cpu *c;
 	u32 slice_ns;
 
-	if (likely(!st->enabled) || !(work & _TIF_NEED_RESCHED) || !t->rseq)
+	if (likely(!st->enabled) || !t->rseq)
+		return;
+	if (!(work & _TIF_NEED_RESCHED) && !st->granted)
 		return;
 
-	/* A second preemption point inside a grant takes it back. */
+	/*
+	 * A second preemption point inside a grant takes it back; so does a
+	 * signal, as in mainline, whose handler is no part of the critical
+	 * section the grant was for: the reschedule the grant held back is
+	 * due now, and the handler finds slice_ctrl clear. No grant is made
+	 * with a signal pending (slice_other_work()), so one pending now came
+	 * during the grant.
+	 */
 	if (st->granted) {
-		slice_end_grant_async(t, SLICEEXT_END_REVOKED);
+		if (work & (_TIF_NEED_RESCHED | _TIF_SIGPENDING |
+			    _TIF_NOTIFY_SIGNAL)) {
+			slice_end_grant_async(t, SLICEEXT_END_REVOKED);
+			slice_set_need_resched();
+		}
 		return;
 	}
 
@@ -261,7 +257,7 @@ void sliceext_irq_exit_to_user(struct pt_regs *regs)
 		slice_deny(t, SLICEEXT_DENY_EXIT_WORK);
 		return;
 	}
-	if (READ_ONCE(slice_rt_guard) && sliceext_rt_waiting()) {
+	if (sliceext_knob(ext, rt_guard) && sliceext_rt_waiting()) {
 		slice_deny(t, SLICEEXT_DENY_RT_WAITER);
 		return;
 	}
@@ -276,7 +272,7 @@ void sliceext_irq_exit_to_user(struct pt_regs *regs)
 	clear_tsk_need_resched(t);
 	clear_preempt_need_resched();
 
-	slice_ns = READ_ONCE(slice_ext_nsec);
+	slice_ns = sliceext_knob(ext, slice_ext_nsec);
 	st->granted = 1;
 	/* slice_ctrl shows this grant now, not an ended one. */
 	st->clear_user = 0;
@@ -376,6 +372,7 @@ static int slice_write_back(struct task_struct *t, bool may_fault)
 						     sizeof(flags)))
 			return -EFAULT;
 		st->enabled = 0;
+		st->published = 0;
 		WRITE_ONCE(st->forget, 0);
 	}
 	return 0;
@@ -434,6 +431,7 @@ int sliceext_rseq_register(struct rseq __user *rseq, int flags)
 	bool on = flags & RSEQ_FLAG_SLICE_EXT_DEFAULT_ON;
 	int ret;
 
+	st->published = 0;
 	st->enabled = 0;
 	st->clear_user = 0;
 	WRITE_ONCE(st->forget, 0);
@@ -444,8 +442,7 @@ int sliceext_rseq_register(struct rseq __user *rseq, int flags)
 	if (ret)
 		return ret;
 	st->enabled = on;
-	if (on)
-		slice_opted_in(current);
+	slice_published(current);
 	return 0;
 }
 
@@ -491,8 +488,7 @@ int sliceext_rseq_prctl(unsigned long op, unsigned long arg)
 			return -EFAULT;
 		}
 		slice_of(t)->enabled = on;
-		if (on)
-			slice_opted_in(t);
+		slice_published(t);
 		return 0;
 
 	default:
@@ -503,16 +499,18 @@ int sliceext_rseq_prctl(unsigned long op, unsigned long arg)
 /*
  * current forked @p (fork hook, after the core zeroed @p's state): as
  * mainline's rseq_fork(), a child that shares nothing of the parent's
- * memory keeps its rseq area, and so its opt-in; threads and vfork()
- * children start without an area.
+ * memory keeps its rseq area, and so its opt-in and the status bits in a
+ * copy of the parent's flags; threads and vfork() children start without
+ * an area.
  */
 void sliceext_slice_fork(struct task_struct *p, unsigned long clone_flags)
 {
 	/* Copied from the parent's thread_info; the fork syscall ended any grant. */
 	clear_task_syscall_work(p, SLICEEXT);
-	if (!(clone_flags & CLONE_VM) && slice_is_enabled(current)) {
-		slice_of(p)->enabled = 1;
-		slice_opted_in(p);
+	if (!(clone_flags & CLONE_VM) && current->rseq &&
+	    slice_of(current)->published) {
+		slice_of(p)->enabled = slice_of(current)->enabled;
+		slice_published(p);
 	}
 }
 
@@ -527,7 +525,7 @@ void sliceext_slice_init(void)
 	for_each_possible_cpu(cpu)
 		per_cpu(slice_cpu, cpu).timer.function = slice_timer_fn;
 
-	sliceext_knobs_create(dir, slice_knobs, ARRAY_SIZE(slice_knobs));
+	sliceext_knobs_create(dir, "ext");
 	sliceext_slice_stats_create(dir);
 }
 
@@ -548,7 +546,7 @@ static bool slice_has_user_state(struct task_struct *t)
 {
 	struct sliceext_slice *st = slice_of(t);
 
-	return t->rseq && (st->enabled || st->clear_user);
+	return t->rseq && (st->published || st->clear_user);
 }
 
 /* Threads that still have to clear their rseq area, and may yet do it. */
@@ -589,7 +587,7 @@ void sliceext_slice_stop(void)
 	bool blocked_only;
 
 	WRITE_ONCE(slice_draining, true);
-	/* Pairs with slice_opted_in(): an opt-in sees draining, or we see it. */
+	/* Pairs with slice_published(): it sees draining, or we see it. */
 	smp_mb();
 	on_each_cpu(slice_drain_cpu, NULL, 1);
 

@@ -37,6 +37,7 @@ struct rseq;
  * could race; only @forget is also written by the unloading thread.
  */
 struct sliceext_slice {
+	u8	published;	/* our status bits are in its rseq->flags */
 	u8	enabled;	/* PR_RSEQ_SLICE_EXT_ENABLE is set */
 	u8	granted;	/* a grant is live */
 	u8	yielded;	/* the last grant ended in rseq_slice_yield() */
@@ -145,19 +146,31 @@ const char *sliceext_deny_name(enum sliceext_deny_reason reason);
 void sliceext_slice_stats_log(void);
 void sliceext_burst_stats_create(struct dentry *dir);
 
+/* The knobs of knob_list.h, in its order: SLICEEXT_KNOB_burst_enabled ... */
+enum sliceext_knob_id {
+#define SLICEEXT_KNOB(dir, name, ...)	SLICEEXT_KNOB_##dir##_##name,
+#include "knob_list.h"
+	SLICEEXT_KNOB_NR
+};
+
 /*
- * A u32 knob with an inclusive range, shown as a debugfs file and as a
- * module parameter (knobs.c).
+ * A u32 knob with an inclusive range (knobs.c): the debugfs file
+ * dir/name, the module parameter dir_name and a line of the knobs file.
  */
 struct sliceext_knob {
-	const char	*name;		/* file name in its debugfs directory */
-	u32		*value;
+	const char	*dir;
+	const char	*name;
+	u32		value;
 	u32		min;
 	u32		max;
 	void		(*changed)(void);	/* optional, after a write */
 };
 
-extern const struct kernel_param_ops sliceext_knob_param_ops;
+extern struct sliceext_knob sliceext_knobs[SLICEEXT_KNOB_NR];
+
+/* A knob's value, e.g. sliceext_knob(burst, enabled); any context. */
+#define sliceext_knob(dir, name)					\
+	READ_ONCE(sliceext_knobs[SLICEEXT_KNOB_##dir##_##name].value)
 
 /*
  * Root of /sys/kernel/debug/sliceext/, valid between init and exit; NULL
@@ -172,8 +185,7 @@ void sliceext_knobs_init(void);
 void sliceext_knobs_live(bool live);
 void sliceext_knobs_exit(void);
 struct dentry *sliceext_debugfs_dir(const char *name);
-void sliceext_knobs_create(struct dentry *dir, struct sliceext_knob *knobs,
-			   unsigned int nr);
+void sliceext_knobs_create(struct dentry *dir, const char *name);
 
 /* Time slice extension (slice.c); hooks named after their ops fields. */
 void sliceext_slice_init(void);
@@ -181,10 +193,6 @@ void sliceext_slice_stop(void);
 void sliceext_slice_exit(void);
 void sliceext_slice_fork(struct task_struct *p, unsigned long clone_flags);
 
-void sliceext_sched_out(struct task_struct *prev);
-bool sliceext_rseq_notify_resume(struct pt_regs *regs, bool may_fault);
-long sliceext_rseq_slice_yield(void);
-void sliceext_irq_exit_to_user(struct pt_regs *regs);
 void sliceext_syscall_work(long nr);
 int sliceext_rseq_register(struct rseq __user *rseq, int flags);
 int sliceext_rseq_prctl(unsigned long op, unsigned long arg);
@@ -194,18 +202,9 @@ void sliceext_burst_init(void);
 void sliceext_burst_exit(void);
 void sliceext_burst_fork(struct task_struct *p, unsigned long clone_flags);
 void sliceext_burst_hooks(struct sliceext_ops *ops);
+void sliceext_burst_enabled_changed(void);
+void sliceext_burst_penalty_changed(void);
 
-void sliceext_burst_account(struct task_struct *p, u64 delta_exec);
-void sliceext_burst_restart(struct task_struct *p);
-void sliceext_switched_to_fair(struct task_struct *p);
-int sliceext_prio_offset(struct task_struct *p);
-int sliceext_wakeup_vslice_shift(struct task_struct *p);
-int sliceext_lag_limit_shift(struct task_struct *p);
-int sliceext_wakeup_unprotect(struct task_struct *p, struct task_struct *curr);
-int sliceext_keep_delayed_lag(struct task_struct *p);
-int sliceext_balance_keep(struct task_struct *p, int dst_cpu);
-unsigned int sliceext_slice_request(struct task_struct *p);
-int sliceext_group_keep(struct task_struct *p, struct task_struct *curr);
-void sliceext_futex_sleep(bool asleep);
+#include "hooks.h"
 
 #endif /* _SLICEEXT_H */

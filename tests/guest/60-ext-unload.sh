@@ -16,19 +16,25 @@ GLIBC_TUNABLES=glibc.pthread.rseq=0 "$SLICEEXT_BIN/unload_probe" running > /tmp/
 pr=$!
 GLIBC_TUNABLES=glibc.pthread.rseq=0 "$SLICEEXT_BIN/unload_probe" blocked > /tmp/probe-blocked.out 2>&1 &
 pb=$!
-wait_until 10 grep -q ready /tmp/probe-running.out /tmp/probe-blocked.out
+GLIBC_TUNABLES=glibc.pthread.rseq=0 "$SLICEEXT_BIN/unload_probe" registered > /tmp/probe-registered.out 2>&1 &
+pa=$!
+wait_until 10 grep -q ready /tmp/probe-running.out /tmp/probe-blocked.out \
+	/tmp/probe-registered.out
 sleep 1
 grants=$(ext_stat granted)
 check "the running probe was being granted before the unload" test "$grants" -gt 0
 dmesg -C
 modprobe -r sliceext
 sleep 0.5
-kill -USR1 $pr $pb
-wait $pr $pb
+kill -USR1 $pr $pb $pa
+wait $pr $pb $pa
 run=$(grep '^flags=' /tmp/probe-running.out)
 blk=$(grep '^flags=' /tmp/probe-blocked.out)
-echo "# after unload: running: $run; blocked: $blk"
+reg=$(grep '^flags=' /tmp/probe-registered.out)
+echo "# after unload: running: $run; blocked: $blk; registered: $reg"
 check "running thread: no status bits left" grep -q '^flags=0 ' <<<"$run"
+check_eq "running thread that never opted in: no AVAILABLE bit left" \
+	"flags=0 slice_ctrl=0" "$reg"
 check "running thread: no granted byte left" \
 	test $(( $(sed 's/.*slice_ctrl=//' <<<"$run") & 0xff00 )) = 0
 check_eq "blocked thread: its area untouched by the unload" \

@@ -29,7 +29,7 @@ check_knob $d/group_keep 1 0 1
 
 check_eq "stats mode 0644" 644 "$(stat -c %a $d/stats)"
 check_eq "stats lists every counter" \
-	"score_changes restarts fork_thread fork_process cache_hits cache_misses ancestor_steps descendant_steps wakeup_unprotect wakeup_preempt keep_delayed_lag futex_zero_slice balance_keep balance_apart balance_own_group group_keep" \
+	"score_changes restarts fork_thread fork_process cache_hits cache_misses ancestor_steps descendant_steps fork_scanned wakeup_unprotect wakeup_preempt keep_delayed_lag futex_zero_slice balance_keep balance_apart balance_own_group group_keep" \
 	"$(awk '{ print $1 }' $d/stats | xargs)"
 for bad in 1 abc -1 " "; do
 	check_eq "stats: write '$bad' fails with EINVAL" "Invalid argument" \

@@ -25,6 +25,26 @@ check "modprobe sliceext" modprobe sliceext
 # score the task earned since, and matches it.
 check_eq "right after loading, every weight matches its score" "" "$(stale_weights)"
 
+# The same while tasks are scored as the hooks go live: hogs and forks
+# run, and penalty_offset 0 scores any burst at once. The fork and
+# runtime hooks go live before prio_offset does; a score they cached
+# meanwhile must reach the weight all the same.
+hog 0; h1=$!
+hog 0; h2=$!
+(while :; do /bin/true; done) & forker=$!
+stale=
+for i in $(seq 10); do
+	modprobe -r sliceext
+	modprobe sliceext burst_penalty_offset=0
+	sleep 0.1
+	stale+=$(stale_weights)
+done
+kill $h1 $h2 $forker
+wait $h1 $h2 $forker 2>/dev/null
+echo 24 > $d/penalty_offset
+check_eq "loaded 10 times beside hogs and forks, every burst scored: every weight matches its score" \
+	"" "$stale"
+
 trace-cmd start -q -e sliceext_burst_score -e sliceext_reweight
 hog 0; hog0=$!
 hog 5; hog5=$!

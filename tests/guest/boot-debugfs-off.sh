@@ -10,12 +10,12 @@
 
 check "booted with debugfs=off" grep -qw debugfs=off /proc/cmdline
 dmesg -C
-check "modprobe sliceext slice_ext_nsec=20000" modprobe sliceext slice_ext_nsec=20000
+check "modprobe sliceext ext_slice_ext_nsec=20000" modprobe sliceext ext_slice_ext_nsec=20000
 check "one line says the tree is unavailable" dmesg_has "sliceext: debugfs unavailable"
 check_eq "exactly one such line" 1 "$(dmesg | grep -c 'debugfs unavailable')"
 check_fails "no debugfs tree" test -e /sys/kernel/debug/sliceext
 check_eq "slice_ext_nsec set at load" 20000 \
-	"$(cat /sys/module/sliceext/parameters/slice_ext_nsec)"
+	"$(cat /sys/module/sliceext/parameters/ext_slice_ext_nsec)"
 
 # Grants still happen: the requester sees them in its own area.
 res=$("$SLICEEXT_BIN/ext_grant" yield 2)

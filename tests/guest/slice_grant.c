@@ -205,6 +205,88 @@ TEST(tick_ended_slices_are_granted)
 	EXPECT_LT(0, r.yields);
 }
 
+/*
+ * A signal handled inside a grant ends it, as in mainline: the handler is
+ * no part of the critical section the grant was for, and must find
+ * slice_ctrl clear. A thread on CPU 1 signals the requester all the time
+ * while the noise thread keeps it in grants on CPU 0, so that many
+ * signals land in a granted window.
+ */
+static volatile struct rseq *sig_rs;
+static volatile bool sig_in_grant, sig_stop;
+static volatile uint64_t sig_in_grant_n, sig_granted_n;
+
+static void on_signal_in_grant(int sig)
+{
+	if (!sig_in_grant)
+		return;
+	sig_in_grant_n++;
+	if (sig_rs->slice_ctrl.granted)
+		sig_granted_n++;
+}
+
+static void *signaller(void *arg)
+{
+	pthread_t target = *(pthread_t *)arg;
+	uint64_t t;
+
+	pin_cpu(1);
+	while (!sig_stop) {
+		pthread_kill(target, SIGUSR1);
+		for (t = now_ns(); now_ns() - t < 20000;)
+			;
+	}
+	return NULL;
+}
+
+TEST(signal_ends_the_grant)
+{
+	struct sigaction sa = { .sa_handler = on_signal_in_grant };
+	struct rseq *area = rseq_area_alloc(64);
+	pthread_t me = pthread_self(), noise, sender;
+	uint64_t end, grants = 0;
+
+	if (__rseq_size || counter("granted") < 0)
+		SKIP(return, "needs sliceext and glibc.pthread.rseq=0");
+	ASSERT_NE(NULL, area);
+	ASSERT_EQ(0, sliceext_set("ext/slice_ext_nsec", "50000"));
+	ASSERT_EQ(0, pin_cpu(0));
+	ASSERT_EQ(0, sys_rseq(area, 64, RSEQ_FLAG_SLICE_EXT_DEFAULT_ON));
+	sig_rs = area;
+	ASSERT_EQ(0, sigaction(SIGUSR1, &sa, NULL));
+	requester_noise_stop = false;
+	ASSERT_EQ(0, pthread_create(&noise, NULL, requester_noise, NULL));
+	ASSERT_EQ(0, pthread_create(&sender, NULL, signaller, &me));
+
+	end = now_ns() + RUN_NS;
+	while (now_ns() < end) {
+		if (sig_rs->slice_ctrl.granted) {
+			grants += !sig_in_grant;
+			sig_in_grant = true;
+		} else {
+			sig_in_grant = false;
+			sig_rs->slice_ctrl.request = 1;
+		}
+	}
+	sig_in_grant = false;
+	sig_rs->slice_ctrl.request = 0;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (sig_rs->slice_ctrl.granted)
+		syscall(__NR_rseq_slice_yield);
+	sig_stop = true;
+	requester_noise_stop = true;
+	pthread_join(sender, NULL);
+	pthread_join(noise, NULL);
+	sliceext_set("ext/slice_ext_nsec", "5000");
+
+	TH_LOG("grants seen %llu; signals in a grant %llu, of which the handler found granted %llu",
+	       (unsigned long long)grants, (unsigned long long)sig_in_grant_n,
+	       (unsigned long long)sig_granted_n);
+	ASSERT_LT(0, grants);
+	ASSERT_LT(0, sig_in_grant_n);
+	EXPECT_EQ(0, sig_granted_n);
+}
+
 TEST(disabled_means_enotsupp)
 {
 	struct rseq *rs = rseq_area_alloc(64);
