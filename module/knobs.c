@@ -32,7 +32,7 @@ struct sliceext_knob sliceext_knobs[SLICEEXT_KNOB_NR] = {
 #include "knob_list.h"
 };
 
-/* What each knob starts at, also the value it is given at load. */
+/* Each knob's default: its value until modprobe or a write sets another. */
 static const u32 knob_default[SLICEEXT_KNOB_NR] = {
 #define SLICEEXT_KNOB(dir, name, def, ...)	def,
 #include "knob_list.h"
