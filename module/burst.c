@@ -20,12 +20,9 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/debugfs.h>
-#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/sched/signal.h>
-#include <linux/sched/task.h>
 #include <linux/seq_file.h>
-#include <linux/timekeeping.h>
 
 #include "sliceext.h"
 #include "burst.h"
