@@ -127,19 +127,6 @@ void sliceext_switched_to_fair(struct task_struct *p)
 }
 
 /*
- * BORE's placement tweaks apply to a scored task (@p), and with
- * group_placement to a task group's entity (@p NULL) too, as in BORE.
- * Off by default: measured, it made a waking group's latency worse more
- * often than better (docs/benchmarks.md).
- */
-static bool burst_placed(struct task_struct *p)
-{
-	if (!p)
-		return sliceext_knob(burst, enabled) && sliceext_knob(burst, group_placement);
-	return burst_active(p);
-}
-
-/*
  * A thread woken from a futex wait is most often one that a lock holder or
  * a producer hands work to (a condition variable's waiter, a pool's
  * worker). BORE 6.5 places it with no virtual slice, its deadline at its
@@ -155,36 +142,41 @@ void sliceext_futex_sleep(bool asleep)
 
 static bool burst_futex_woken(struct task_struct *p)
 {
-	return sliceext_knob(burst, futex_zero_slice) && burst_active(p) &&
-	       READ_ONCE(burst_of(p)->futex_wait);
+	return burst_active(p) && READ_ONCE(burst_of(p)->futex_wait);
 }
 
 /*
- * For keep_unscored: the CPU of the task that woke @p. This hook is the
+ * For sliceext_balance_keep(): the CPU of the task that woke @p. This hook is the
  * one every wakeup's placement calls, and it runs in the waker's context
  * unless the wakeup came from an interrupt or was queued to @p's CPU (an
  * idle one), where the waker is unknown and the last one is kept.
  */
 static void burst_note_waker(struct task_struct *p)
 {
-	if (sliceext_knob(burst, keep_unscored) && p && in_task() &&
-	    !is_idle_task(current))
+	if (in_task() && !is_idle_task(current))
 		WRITE_ONCE(burst_of(p)->waker_cpu, smp_processor_id() + 1);
 }
 
+/*
+ * BORE applies its placement tweaks to task group entities (@p NULL) too.
+ * Not here: measured, it made a waking group's latency worse more often
+ * than better (docs/log/2026-12-07-burst-knob-review.md).
+ */
 int sliceext_wakeup_vslice_shift(struct task_struct *p)
 {
+	if (!p)
+		return 0;
 	burst_note_waker(p);
-	if (p && burst_futex_woken(p)) {
+	if (burst_futex_woken(p)) {
 		sliceext_burst_stat_inc(SLICEEXT_BURST_FUTEX_ZERO_SLICE);
 		return BURST_NO_SLICE_SHIFT;
 	}
-	return sliceext_knob(burst, wakeup_half_slice) && burst_placed(p);
+	return sliceext_knob(burst, wakeup_half_slice) && burst_active(p);
 }
 
 int sliceext_lag_limit_shift(struct task_struct *p)
 {
-	return sliceext_knob(burst, half_lag_clamp) && burst_placed(p);
+	return p && sliceext_knob(burst, half_lag_clamp) && burst_active(p);
 }
 
 /*
@@ -199,7 +191,7 @@ int sliceext_lag_limit_shift(struct task_struct *p)
  */
 int sliceext_keep_delayed_lag(struct task_struct *p)
 {
-	if (!sliceext_knob(burst, enabled) || !sliceext_knob(burst, keep_delayed_lag))
+	if (!sliceext_knob(burst, enabled))
 		return 0;
 	sliceext_burst_stat_inc(SLICEEXT_BURST_KEEP_DELAYED_LAG);
 	return 1;
@@ -208,8 +200,8 @@ int sliceext_keep_delayed_lag(struct task_struct *p)
 /*
  * A task that bursts less than the one running may end the running one's
  * slice protection, as a task with a shorter slice may (PREEMPT_SHORT):
- * EEVDF still decides, on eligibility and deadlines. With wakeup_preempt
- * (BORE 6.7's rule), one whose score is lower preempts it even where
+ * EEVDF still decides, on eligibility and deadlines. And (BORE 6.7's
+ * rule) one whose score is lower preempts it even where
  * EEVDF would keep the running side for an earlier deadline: the core
  * makes it the next buddy if its side is eligible, so fairness holds,
  * and does the same when the running task already has to reschedule.
@@ -220,32 +212,25 @@ int sliceext_keep_delayed_lag(struct task_struct *p)
  */
 int sliceext_wakeup_unprotect(struct task_struct *p, struct task_struct *curr)
 {
-	bool unprotect, futex;
 	u32 p_penalty, curr_penalty;
 
 	if (!burst_active(p) || !burst_active(curr))
 		return SLICEEXT_WAKEUP_STOCK;
 
-	if (sliceext_knob(burst, wakeup_preempt) &&
-	    burst_weight_score(p) < burst_weight_score(curr)) {
+	if (burst_weight_score(p) < burst_weight_score(curr)) {
 		sliceext_burst_stat_inc(SLICEEXT_BURST_WAKEUP_PREEMPT);
 		return SLICEEXT_WAKEUP_PREEMPT;
 	}
 
-	unprotect = sliceext_knob(burst, wakeup_unprotect);
-	futex = burst_futex_woken(p);
-	if (!unprotect && !futex)
-		return SLICEEXT_WAKEUP_STOCK;
 	/*
-	 * Both rules compare the same two penalties: computed once. The
-	 * second: placed with no slice, a futex waiter has the earliest
-	 * deadline; the running task's protection would still keep it
-	 * waiting for a sibling's whole burst, unless that one bursts less.
+	 * Placed with no slice, a futex waiter has the earliest deadline;
+	 * the running task's protection would still keep it waiting for a
+	 * sibling's whole burst, unless that one bursts less.
 	 */
 	p_penalty = burst_task_penalty(p);
 	curr_penalty = burst_task_penalty(curr);
-	if ((unprotect && p_penalty < curr_penalty) ||
-	    (futex && p_penalty <= curr_penalty)) {
+	if (p_penalty < curr_penalty ||
+	    (p_penalty == curr_penalty && burst_futex_woken(p))) {
 		sliceext_burst_stat_inc(SLICEEXT_BURST_WAKEUP_UNPROTECT);
 		return SLICEEXT_WAKEUP_UNPROTECT;
 	}
@@ -257,8 +242,8 @@ int sliceext_wakeup_unprotect(struct task_struct *p, struct task_struct *curr)
  * whether it burns CPU or sleeps every few milliseconds. One that sleeps
  * is placed anew at each wakeup (wake_wide() keeps a dispatcher's workers
  * on the CPU they last ran on), so a move to balance load parts it from
- * the thread that wakes it, and its next wakeups cross CPUs. Asked to,
- * keep the tasks scoring has not penalized where they are, as if cache
+ * the thread that wakes it, and its next wakeups cross CPUs. Keep the
+ * tasks scoring has not penalized where they are, as if cache
  * hot, and leave the balancing to the scored ones: the kernel still
  * moves them when balancing keeps failing.
  *
@@ -275,8 +260,7 @@ int sliceext_balance_keep(struct task_struct *p, int dst_cpu)
 {
 	u16 waker = READ_ONCE(burst_of(p)->waker_cpu);
 
-	if (!sliceext_knob(burst, keep_unscored) || !burst_active(p) ||
-	    burst_weight_score(p))
+	if (!burst_active(p) || burst_weight_score(p))
 		return 0;
 	if (!sliceext_other_groups_runnable(p, dst_cpu)) {
 		sliceext_burst_stat_inc(SLICEEXT_BURST_BALANCE_OWN_GROUP);
@@ -288,26 +272,6 @@ int sliceext_balance_keep(struct task_struct *p, int dst_cpu)
 	}
 	sliceext_burst_stat_inc(SLICEEXT_BURST_BALANCE_KEEP);
 	return 1;
-}
-
-/*
- * A task group's entity takes the shortest request queued below it, so
- * hogs in another cpu cgroup or autogroup give their group the same
- * request as an interactive task's group (the base slice, 1.4 ms on two
- * CPUs), and a deadline as early. BORE raises the base slice of every
- * task to a tick. Asked to, ask for a longer request for the groups of
- * the tasks scoring has penalized: the core gives it to a group's entity
- * while every task queued below it asks for it, and leaves the tasks'
- * own requests alone, so a hog does not take longer turns beside the
- * tasks of its own group (where a longer request for the task itself
- * lengthened an interactive task's wait, docs/burst.md). The core never
- * asks for a task with a custom slice of its own.
- */
-unsigned int sliceext_slice_request(struct task_struct *p)
-{
-	if (!burst_active(p) || !burst_weight_score(p))
-		return 0;
-	return sliceext_knob(burst, scored_slice_ns);
 }
 
 /*
@@ -406,31 +370,22 @@ static void burst_forget_futex_waits(void)
 void sliceext_burst_hooks(struct sliceext_ops *ops)
 {
 	bool on = sliceext_knob(burst, enabled);
-	bool futex = on && sliceext_knob(burst, futex_zero_slice);
-	bool unscored = on && sliceext_knob(burst, keep_unscored);
-	bool half_slice = on && sliceext_knob(burst, wakeup_half_slice);
-	bool unprotect = on && (sliceext_knob(burst, wakeup_unprotect) ||
-				sliceext_knob(burst, wakeup_preempt));
 
-	if (futex && !ops->futex_sleep)
+	if (on && !ops->futex_sleep)
 		burst_forget_futex_waits();
 
 	ops->burst_account = on ? sliceext_burst_account : NULL;
 	ops->burst_restart = on ? sliceext_burst_restart : NULL;
 	ops->switched_to_fair = on ? sliceext_switched_to_fair : NULL;
 	ops->prio_offset = on ? sliceext_prio_offset : NULL;
-	ops->wakeup_vslice_shift = half_slice || futex || unscored ?
-				   sliceext_wakeup_vslice_shift : NULL;
+	/* Also where the half slice is off: futex wakeups, balance_keep. */
+	ops->wakeup_vslice_shift = on ? sliceext_wakeup_vslice_shift : NULL;
 	ops->lag_limit_shift = on && sliceext_knob(burst, half_lag_clamp) ?
 			       sliceext_lag_limit_shift : NULL;
-	ops->wakeup_unprotect = unprotect || futex ?
-				sliceext_wakeup_unprotect : NULL;
-	ops->keep_delayed_lag = on && sliceext_knob(burst, keep_delayed_lag) ?
-				sliceext_keep_delayed_lag : NULL;
-	ops->futex_sleep = futex ? sliceext_futex_sleep : NULL;
-	ops->balance_keep = unscored ? sliceext_balance_keep : NULL;
-	ops->slice_request = on && sliceext_knob(burst, scored_slice_ns) ?
-			     sliceext_slice_request : NULL;
+	ops->wakeup_unprotect = on ? sliceext_wakeup_unprotect : NULL;
+	ops->keep_delayed_lag = on ? sliceext_keep_delayed_lag : NULL;
+	ops->futex_sleep = on ? sliceext_futex_sleep : NULL;
+	ops->balance_keep = on ? sliceext_balance_keep : NULL;
 	ops->group_keep = on && sliceext_knob(burst, group_keep) ?
 			  sliceext_group_keep : NULL;
 }

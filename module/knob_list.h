@@ -42,24 +42,16 @@ SLICEEXT_KNOB(burst, inherit_type, 2, 0, 2, NULL,
 	      "Fork inheritance: 0 none, 1 parent, 2 ancestor")
 SLICEEXT_KNOB(burst, cache_lifetime_ns, 75000000, 0, 1000000000, NULL,
 	      "Fork inheritance cache lifetime in ns")
-SLICEEXT_KNOB(burst, wakeup_half_slice, 1, 0, 1, sliceext_hooks_update,
+/*
+ * At most three more, each with a user who would turn it off
+ * (docs/burst.md): BORE's two placement tweaks, and keeping a waking
+ * task's groups on the CPU past their share. The other rules of the burst
+ * work are fixed on with burst/enabled.
+ */
+SLICEEXT_KNOB(burst, wakeup_half_slice, 1, 0, 1, NULL,
 	      "Half slice on wakeup placement")
 SLICEEXT_KNOB(burst, half_lag_clamp, 1, 0, 1, sliceext_hooks_update,
 	      "Halved lag bound")
-SLICEEXT_KNOB(burst, group_placement, 0, 0, 1, NULL,
-	      "Placement tweaks for task group entities too")
-SLICEEXT_KNOB(burst, wakeup_unprotect, 1, 0, 1, sliceext_hooks_update,
-	      "A waking task with a lower penalty ends the running one's slice protection")
-SLICEEXT_KNOB(burst, wakeup_preempt, 1, 0, 1, sliceext_hooks_update,
-	      "A waking task with a lower score preempts the running one while eligible")
-SLICEEXT_KNOB(burst, keep_delayed_lag, 1, 0, 1, sliceext_hooks_update,
-	      "A dequeue delayed by DELAY_DEQUEUE keeps the lag earned while waiting")
-SLICEEXT_KNOB(burst, futex_zero_slice, 1, 0, 1, sliceext_hooks_update,
-	      "A task woken from a futex wait is placed with no slice")
-SLICEEXT_KNOB(burst, keep_unscored, 1, 0, 1, sliceext_hooks_update,
-	      "The balancer leaves a score-0 task that sits with its waker")
-SLICEEXT_KNOB(burst, scored_slice_ns, 0, 0, 100000000, sliceext_hooks_update,
-	      "Slice of a group entity whose queued tasks all score above 0; 0: base slice")
 SLICEEXT_KNOB(burst, group_keep, 1, 0, 1, sliceext_hooks_update,
 	      "A wakeup preempting its own group keeps the groups above on the CPU")
 

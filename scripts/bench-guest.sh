@@ -496,20 +496,14 @@ part_hist() {	# WHY-NOT
 	rm -rf "$tmp"
 }
 
-# BORE 6.5's kernel sets the scheduler around its scores as sliceext's
-# defaults do not: no slice protection (its RUN_TO_PARITY_BORE is off), a
-# base slice of 2 ms rounded up to a whole tick (4 ms at HZ=250) and not
-# scaled with the CPUs, BORE's placement for group entities too, and no
-# wakeup preemption rule (BORE 6.7's). The *_boreset rows run sliceext so,
-# to tell BORE's policy from its implementation, and the *_boreslice rows
-# with BORE's base slice alone, the one of the four that lowers the
-# workers' tail within one group (docs/burst.md); every other row runs
-# with the kernel's own settings and the module's defaults.
+# BORE 6.5's kernel sets a base slice of 2 ms, rounded up to a whole tick
+# (4 ms at HZ=250) and not scaled with the CPUs. The *_boreslice rows run
+# sliceext with it, the one of BORE's settings around its scores that
+# lowers the workers' tail within one group (docs/burst.md). Two others,
+# placement for group entities and no wakeup preemption rule, sliceext
+# fixes the other way (docs/log/2026-12-07-burst-knob-review.md).
 base_slice=/sys/kernel/debug/sched/base_slice_ns
 bore_base_slice_ns=4000000
-sched_defaults() {	# print the kernel's own "RUN_TO_PARITY-FEATURE NS"
-	echo "$(feat_state RUN_TO_PARITY) $(cat "$base_slice" 2>/dev/null)"
-}
 
 # BORE's kernel shows its base slice read-only: write only a change.
 base_slice_set() {
@@ -518,37 +512,17 @@ base_slice_set() {
 		echo "  warning: could not write $1 to $base_slice"
 }
 
-# boreset_for PART ID REPEAT DEFAULTS: before a row, DEFAULTS
-# (sched_defaults') and the module's own, then BORE's settings for a
-# *_boreset row, or its base slice for a *_boreslice row. Fails, after a
-# skip line, for such a row where one is missing.
-boreset_for() {
-	local feat ns why=
-	read -r feat ns <<<"$4"
-	[ -z "$feat" ] || sched_feat "$feat"
-	[ -z "$ns" ] || base_slice_set "$ns"
-	knob burst/group_placement 0
-	case $2 in
-	*_boreset)
-		why=$(knob_missing burst/group_placement burst/wakeup_preempt)
-		[ -n "$feat" ] && [ -n "$ns" ] ||
-			why="no $sched_features or $base_slice" ;;
-	*_boreslice)
-		[ -n "$ns" ] || why="no $base_slice" ;;
-	*)
-		return 0 ;;
-	esac
-	if [ -n "$why" ]; then
-		[ "$3" = 1 ] && skip "$1" "$2" "$why"
+# boreslice_for PART ID REPEAT DEFAULT-NS: before a row, the kernel's own
+# base slice (DEFAULT-NS, empty without the file), or BORE's for a
+# *_boreslice row. Fails, after a skip line, for such a row without it.
+boreslice_for() {
+	[ -z "$4" ] || base_slice_set "$4"
+	case $2 in *_boreslice) ;; *) return 0 ;; esac
+	if [ -z "$4" ]; then
+		[ "$3" = 1 ] && skip "$1" "$2" "no $base_slice"
 		return 1
 	fi
 	base_slice_set "$bore_base_slice_ns"
-	case $2 in
-	*_boreset)
-		sched_feat NO_RUN_TO_PARITY
-		knob burst/group_placement 1
-		knob burst/wakeup_preempt 0 ;;
-	esac
 }
 
 # ---- b) latency under load, c) compute under load --------------------------
@@ -570,7 +544,7 @@ under_load() {
 
 # The knobs the point needs and the prefix for its load.
 burst_of() {
-	case $1 in on|*_on|*on_no*|*_on_hogs|*_boreset|*_boreslice|*_scoredslice) echo 1 ;;
+	case $1 in on|*_on|*on_no*|*_on_hogs|*_boreslice) echo 1 ;;
 	*) echo 0 ;;
 	esac
 }
@@ -578,15 +552,12 @@ burst_of() {
 forkers_of() { case $1 in *_hogs) echo 0 ;; *) echo "$load_forkers" ;; esac; }
 
 # The burst/ knobs a point may flip, each by a suffix of its id: to 0, or
-# to 1 for a knob off by default, or to its knob_set value. Their defaults
-# where not 1: every other point runs with the default.
-declare -A knob_suffix=([wakeup_preempt]=_nopreempt [keep_delayed_lag]=_nokeep
-			[futex_zero_slice]=_nofutex [inherit_type]=_noinherit
-			[keep_unscored]=_nounscored [scored_slice_ns]=_scoredslice
+# to 1 for a knob off by default. Their defaults where not 1: every other
+# point runs with the default.
+declare -A knob_suffix=([wakeup_half_slice]=_nohalfslice
+			[half_lag_clamp]=_nolagclamp [inherit_type]=_noinherit
 			[group_keep]=_nogroupkeep)
-declare -A knob_default=([inherit_type]=2 [scored_slice_ns]=0)
-# Below a tick at HZ=250, for the groups of scored tasks (patch 0011).
-declare -A knob_set=([scored_slice_ns]=3000000)
+declare -A knob_default=([inherit_type]=2)
 
 # point_knobs PART ID REPEAT: set the knobs for the point; false (and the
 # point skipped, once) if one it sets is missing.
@@ -601,7 +572,7 @@ point_knobs() {
 	for k in "${!knob_suffix[@]}"; do
 		case $2 in
 		*"${knob_suffix[$k]}")
-			knob "burst/$k" "${knob_set[$k]:-$((!${knob_default[$k]:-1}))}" ;;
+			knob "burst/$k" "$((!${knob_default[$k]:-1}))" ;;
 		*) knob "burst/$k" "${knob_default[$k]:-1}" ;;
 		esac
 	done
@@ -621,7 +592,7 @@ prefix_of() {
 }
 
 part_latency() {
-	local why bwhy r id cmd hrtick sched
+	local why bwhy r id cmd hrtick slice
 	echo "== b) wakeup latency under load: load --hogs $load_hogs" \
 		"--forkers $load_forkers in the background"
 	cmd=("$bin/wakeup_lat" --message-threads 2 --workers 4 --work-us 300
@@ -632,7 +603,7 @@ part_latency() {
 	fi
 	bwhy=$(burst_missing)
 	hrtick=$(hrtick_default)
-	sched=$(sched_defaults)
+	slice=$(cat "$base_slice" 2>/dev/null)
 	for r in $(seq 1 "$repeat"); do
 		for id in $(points latency); do
 			if [ "$(burst_of "$id")" = 1 ] && [ -n "$bwhy" ]; then
@@ -641,13 +612,13 @@ part_latency() {
 			fi
 			point_knobs latency "$id" "$r" || continue
 			hrtick_for latency "$id" "$r" "$hrtick" || continue
-			boreset_for latency "$id" "$r" "$sched" || continue
+			boreslice_for latency "$id" "$r" "$slice" || continue
 			under_load latency "$id" "$r" "$(burst_of "$id")" \
 				"$(prefix_of "$id")" "${cmd[@]}"
 		done
 	done
 	[ -z "$hrtick" ] || sched_feat "$hrtick"
-	boreset_for latency - 0 "$sched"
+	boreslice_for latency - 0 "$slice"
 	knobs_default
 	burst_set 0
 }

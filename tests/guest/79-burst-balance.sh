@@ -7,21 +7,19 @@
 # tasks are woken through pipes by a thread bound to CPU 0.
 #
 # All in one group (the root one: autogroups are off while the tasks are
-# forked, so the kernel's threads share it), keep_unscored keeps none of
-# the score-0 tasks: the destination holds only their own group's tasks
+# forked, so the kernel's threads share it), the module keeps none of the
+# score-0 tasks: the destination holds only their own group's tasks
 # (balance_own_group). With the hogs in a cpu cgroup and the rest in
 # another, the module counts a score-0 task as cache hot whenever the
 # balancer considers one bound for a CPU where hogs run (balance_keep),
 # unless the task sits on CPU 1, away from its waker (balance_apart);
-# off, or with burst scheduling disabled, it keeps none. The hogs' own
-# scores keep them movable: they must still migrate.
+# with burst scheduling disabled it keeps none. The hogs' own scores keep
+# them movable: they must still migrate.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/lib.sh"
 
 d=/sys/kernel/debug/sliceext/burst
 check "modprobe sliceext" modprobe sliceext
-check_eq "keep_unscored is on by default" 1 \
-	"$(cat $d/keep_unscored)"
 ag=/proc/sys/kernel/sched_autogroup_enabled
 ag0=$(cat $ag 2>/dev/null)
 [ -n "$ag0" ] && echo 0 > $ag
@@ -66,11 +64,10 @@ check "the waker forks its four tasks" wait_until 20 forked
 piped=$(pgrep -P $waker | tail -1)
 check "the piped tasks score 0" wait_until 20 unscored "$piped"
 
-# ENABLED KEEP: prints balance_keep and balance_apart, counted over three
-# seconds, summed.
+# ENABLED: burst/enabled; prints balance_keep and balance_apart, counted
+# over three seconds, summed.
 kept() {
 	echo "$1" > $d/enabled
-	echo "$2" > $d/keep_unscored
 	sleep 0.2
 	echo 0 > $d/stats
 	sleep 3
@@ -88,10 +85,9 @@ migrations() { # PID...: how often the scheduler moved them, summed
 # The balancer looks at a score-0 task only when one is queued on the
 # busier CPU and not cache hot already; give it up to 15 seconds.
 echo 0 > $d/stats
-check "keep_unscored 1, one group: a task is left to the balancer" \
+check "one group: a task is left to the balancer" \
 	wait_until 15 burst_counted balance_own_group
-check_eq "keep_unscored 1, one group: no task is kept or left apart" 0 \
-	"$(kept 1 1)"
+check_eq "one group: no task is kept or left apart" 0 "$(kept 1)"
 
 hogcg=$(load_cgroup sliceext-hogs)
 taskcg=$(load_cgroup sliceext-tasks)
@@ -109,9 +105,9 @@ check_eq "the other tasks move to another" 9 \
 	"$(wc -l < "$taskcg"/cgroup.procs)"
 
 echo 0 > $d/stats
-check "keep_unscored 1: the balancer is asked to keep" \
+check "two groups: the balancer is asked to keep" \
 	wait_until 15 burst_counted balance_keep
-check "keep_unscored 1: a task away from its waker is left to the balancer" \
+check "two groups: a task away from its waker is left to the balancer" \
 	wait_until 15 burst_counted balance_apart
 hogs_moved() { [ "$(migrations "${hogs[@]}")" -gt "$h0" ]; }
 # Gathered on CPU 0 and set free, the hogs must spread again.
@@ -122,14 +118,14 @@ for h in "${hogs[@]}"; do
 	taskset -p 3 "$h" > /dev/null
 done
 h0=$(migrations "${hogs[@]}")
-check "keep_unscored 1: the hogs still migrate" wait_until 15 hogs_moved
-check_eq "keep_unscored 0: no task is kept or left apart" 0 "$(kept 1 0)"
-check_eq "burst/enabled 0: no task is kept or left apart" 0 "$(kept 0 1)"
+check "two groups: the hogs still migrate" wait_until 15 hogs_moved
+check_eq "burst/enabled 0: no task is kept or left apart" 0 "$(kept 0)"
 
 echo 1 > $d/enabled
-echo 1 > $d/keep_unscored
 kill "${hogs[@]}" "${short[@]}" $waker 2>/dev/null
 wait 2>/dev/null
 # The piped tasks exit once their waker's pipes close.
 wait_until 5 cgroups_removed "$hogcg" "$taskcg"
-[ -n "$ag0" ] && echo "$ag0" > $ag
+[ -z "$ag0" ] || echo "$ag0" > $ag
+check "modprobe -r sliceext" modprobe -r sliceext
+tap_done

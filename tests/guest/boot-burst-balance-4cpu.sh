@@ -1,10 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# keep_unscored where the load balancer has more than one level: four
-# vCPUs in two sockets, so CPU 0 balances within its socket and across
-# the package. Hogs in one cpu cgroup run on every CPU; eight tasks that
-# run and sleep a millisecond at a time sit in another. The module asks
+# The balancer's rule of patch 0010 (on with burst scheduling) where the
+# load balancer has more than one level: four vCPUs in two sockets, so
+# CPU 0 balances within its socket and across the package. Hogs in one
+# cpu cgroup run on every CPU; eight tasks that run and sleep a
+# millisecond at a time sit in another. The module asks
 # the balancer to keep those score-0 tasks (their destinations hold the
 # hogs' group), yet, gathered on CPU 0 and set free, they must spread
 # again: each wakeup places them anew, which the hook does not touch.
@@ -41,7 +42,7 @@ check "the hogs get a score" wait_until 10 scored "${hogs[3]}"
 check "the short-burst tasks score 0" wait_until 30 unscored "${short[7]}"
 
 echo 0 > $d/stats
-check "keep_unscored 1: the balancer is asked to keep" \
+check "the balancer is asked to keep" \
 	wait_until 15 burst_counted balance_keep
 
 # spread: the short tasks sit on at least three CPUs at one look.
@@ -58,7 +59,7 @@ check_fails "gathered: the short tasks are all on CPU 0" spread
 for p in "${short[@]}"; do
 	taskset -p f "$p" > /dev/null
 done
-check "keep_unscored 1: set free, they spread over three CPUs or more" \
+check "set free, they spread over three CPUs or more" \
 	wait_until 10 spread
 
 kill "${hogs[@]}" "${short[@]}" 2>/dev/null

@@ -4,9 +4,10 @@
 # Load and unload the module 50 times while hackbench forks and wakes
 # tasks, hogs build scores and the knobs change: no splat (the VM harness
 # fails the run on any), no WARN, and no task left with a burst weight.
-# Then, loaded, switch every knob that registers or drops burst hooks
-# (sliceext_burst_hooks()) under the same load: every weight still
-# matches its score, and a hog is scored again.
+# Then, loaded, switch under the same load every burst knob that
+# registers or drops burst hooks (sliceext_burst_hooks()) or walks the
+# tasks, and inherit_type: every weight still matches its score, and a
+# hog is scored again.
 #
 # A boot of its own with single-threaded TCG, as boot-unload-stress.sh.
 # vm: --tcg-single
@@ -33,23 +34,25 @@ done
 check_eq "$rounds loads and unloads succeeded" 0 "$failed"
 check_eq "no task left reweighted while the load runs" "" "$(weight_mismatches)"
 
-# Each write below registers or drops hooks (burst/enabled all of them,
-# with a walk over the tasks); each takes 0.1 to 5 s under TCG, where
-# switching a static call waits for every vCPU.
+# The writes below register or drop hooks (burst/enabled all of them,
+# with a walk over the tasks; group_keep, half_lag_clamp and
+# wakeup_half_slice re-evaluate theirs), walk every task with new
+# penalties (penalty_scale) or change fork inheritance under the forks
+# (inherit_type); a hook switch takes 0.1 to 5 s under TCG, where
+# switching a static call waits for every vCPU. Each pair ends at the
+# default.
 check "modprobe sliceext for the knob switches" modprobe sliceext
 errs=
 for i in 1 2 3; do
-	for kv in "enabled 0 1" "futex_zero_slice 0 1" "keep_unscored 0 1" \
-		  "scored_slice_ns 4000000 0" "group_keep 0 1" \
-		  "wakeup_half_slice 0 1" "half_lag_clamp 0 1" \
-		  "keep_delayed_lag 0 1" "wakeup_unprotect 0 1" \
-		  "wakeup_preempt 0 1"; do
+	for kv in "enabled 0 1" "group_keep 0 1" "wakeup_half_slice 0 1" \
+		  "half_lag_clamp 0 1" "penalty_scale 1024 1536" \
+		  "inherit_type 0 2"; do
 		set -- $kv
 		echo "$2" > $d/$1 || errs+=" $1=$2"
 		echo "$3" > $d/$1 || errs+=" $1=$3"
 	done
 done
-check_eq "60 knob writes that switch hooks succeeded" "" "$errs"
+check_eq "36 knob writes succeeded" "" "$errs"
 stale=
 for i in $(seq 10); do
 	stale+=$(stale_weights)

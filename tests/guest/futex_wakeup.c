@@ -7,10 +7,10 @@
  * that it wakes with a fresh slice, runs 200 us, then wakes the waiter.
  *
  * Prints "ran_first N rounds R": in how many rounds the waiter ran before
- * the waker went on. With burst/futex_zero_slice, the waiter is placed
- * with no slice and preempts its waker; without it, the waker keeps its
- * slice protection, unless EEVDF's lag alone makes it ineligible (it ran
- * 200 us alone just before), which is often.
+ * the waker went on. With burst scheduling on (burst/enabled 1), a futex
+ * waiter is placed with no slice and preempts its waker; with it off, the
+ * waker keeps its slice protection, unless EEVDF's lag alone makes it
+ * ineligible (it ran 200 us alone just before), which is often.
  */
 #define _GNU_SOURCE
 #include <linux/futex.h>
