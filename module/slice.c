@@ -288,6 +288,18 @@ void sliceext_irq_exit_to_user(struct pt_regs *regs)
 }
 
 /*
+ * An x32 task's syscall numbers carry __X32_SYSCALL_BIT; an i386 task's
+ * table gives rseq_slice_yield the same number as the 64-bit one.
+ */
+static bool slice_is_yield(long nr)
+{
+#ifdef __X32_SYSCALL_BIT
+	nr &= ~__X32_SYSCALL_BIT;
+#endif
+	return nr == __NR_rseq_slice_yield;
+}
+
+/*
  * Syscall entry with SYSCALL_WORK_SLICEEXT set, process context: any
  * syscall ends a grant, which is the point of rseq_slice_yield(). As in
  * mainline, the CPU is given up right here, and the user's slice_ctrl is
@@ -305,7 +317,7 @@ void sliceext_syscall_work(long nr)
 		/* The timer may end the grant under us. */
 		scoped_guard(irq) {
 			if (st->granted) {
-				slice_end_grant(t, nr == __NR_rseq_slice_yield ?
+				slice_end_grant(t, slice_is_yield(nr) ?
 						   SLICEEXT_END_YIELDED :
 						   SLICEEXT_END_ABORTED);
 				slice_set_need_resched();

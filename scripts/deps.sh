@@ -17,7 +17,7 @@ build_pkgs="build-essential flex bison bc libelf-dev libssl-dev cpio
 	    xz-utils ccache dwarves kmod python3 python3-ply python3-git rsync dkms
 	    sparse git"
 test_pkgs="qemu-system-x86 udev busybox-static trace-cmd rt-tests
-	   stress-ng procps util-linux"
+	   stress-ng procps util-linux gcc-multilib"
 # make bench's pictures (scripts/bench-report.py --svg)
 bench_pkgs="python3-matplotlib"
 src_pkg=linux-source-6.12

@@ -191,8 +191,10 @@ struct rseq {
  * rseq_slice_yield(2): ends a granted extension; returns 1 if the caller
  * yielded inside a live grant, else 0. Older <asm/unistd.h> lack it.
  */
-#if defined(__x86_64__) && !defined(__ILP32__)
 #ifndef __NR_rseq_slice_yield
+#if defined(__x86_64__) && defined(__ILP32__)
+#define __NR_rseq_slice_yield	(0x40000000 + 471)	/* x32 */
+#elif defined(__x86_64__) || defined(__i386__)
 #define __NR_rseq_slice_yield	471
 #endif
 #endif
