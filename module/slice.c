@@ -306,7 +306,7 @@ static bool slice_is_yield(long nr)
  * cleared before the syscall runs, so that a fork inside a grant leaves
  * no granted byte in the child.
  */
-void sliceext_syscall_work(long nr)
+int sliceext_syscall_work(long nr)
 {
 	struct task_struct *t = current;
 	struct sliceext_slice *st = slice_of(t);
@@ -331,8 +331,12 @@ void sliceext_syscall_work(long nr)
 	/* And this on the others. */
 	cond_resched();
 
-	if (clear && t->rseq && put_user(0U, &slice_user_ctrl(t)->all))
-		force_sig(SIGSEGV);
+	/* Page faults are off: on -EFAULT the core faults in and calls again. */
+	if (clear && t->rseq && put_user(0U, &slice_user_ctrl(t)->all)) {
+		st->clear_user = 1;
+		return -EFAULT;
+	}
+	return 0;
 }
 
 /* rseq_slice_yield(2), preemption off: 1 if syscall entry ended a grant. */
@@ -355,11 +359,11 @@ void sliceext_sched_out(struct task_struct *prev)
 /*
  * Write the rseq area of current for the way back to user space: 0 to
  * slice_ctrl if the thread opted in or an ended grant shows there, and,
- * when unloading, flags without our status bits. Faults are either taken
- * (@may_fault) or reported as -EFAULT with nothing half done that matters:
- * every write here is idempotent.
+ * when unloading, flags without our status bits. A fault is reported as
+ * -EFAULT with nothing half done that matters: every write here is
+ * idempotent.
  */
-static int slice_write_back(struct task_struct *t, bool may_fault)
+static int slice_write_back(struct task_struct *t)
 {
 	struct sliceext_slice *st = slice_of(t);
 	struct rseq __user *rseq = t->rseq;
@@ -367,21 +371,16 @@ static int slice_write_back(struct task_struct *t, bool may_fault)
 
 	/* Notify-resume runs for task work too: keep a live grant's byte. */
 	if ((st->enabled && !st->granted) || st->clear_user) {
-		if (may_fault ? put_user(zero, &rseq->slice_ctrl.all) :
-				copy_to_user_nofault(&rseq->slice_ctrl.all, &zero,
-						     sizeof(zero)))
+		if (copy_to_user_nofault(&rseq->slice_ctrl.all, &zero,
+					 sizeof(zero)))
 			return -EFAULT;
 		st->clear_user = 0;
 	}
 	if (READ_ONCE(st->forget)) {
-		if (may_fault ? get_user(flags, &rseq->flags) :
-				copy_from_user_nofault(&flags, &rseq->flags,
-						       sizeof(flags)))
+		if (copy_from_user_nofault(&flags, &rseq->flags, sizeof(flags)))
 			return -EFAULT;
 		flags &= ~SLICE_STATUS_BITS;
-		if (may_fault ? put_user(flags, &rseq->flags) :
-				copy_to_user_nofault(&rseq->flags, &flags,
-						     sizeof(flags)))
+		if (copy_to_user_nofault(&rseq->flags, &flags, sizeof(flags)))
 			return -EFAULT;
 		st->enabled = 0;
 		st->published = 0;
@@ -393,10 +392,9 @@ static int slice_write_back(struct task_struct *t, bool may_fault)
 /*
  * An rseq thread returns to user space through TIF_NOTIFY_RESUME: after a
  * context switch, or because a grant ended, or because we are unloading.
- * First called with preemption off, where we must not fault; true asks
- * the core for a second call, under SRCU, where we may.
+ * Preemption off: true asks the core to fault the area in and call again.
  */
-bool sliceext_rseq_notify_resume(struct pt_regs *regs, bool may_fault)
+bool sliceext_rseq_notify_resume(struct pt_regs *regs)
 {
 	struct task_struct *t = current;
 	struct sliceext_slice *st = slice_of(t);
@@ -404,15 +402,14 @@ bool sliceext_rseq_notify_resume(struct pt_regs *regs, bool may_fault)
 	if (likely(!st->enabled && !st->clear_user && !READ_ONCE(st->forget)))
 		return false;
 
-	if (!slice_write_back(t, may_fault))
-		return false;
-	if (!may_fault)
-		return true;
-	force_sig(SIGSEGV);
-	return false;
+	return slice_write_back(t);
 }
 
-/* Publish the status bits in rseq->flags: AVAILABLE, and ENABLED if @on. */
+/*
+ * Publish the status bits in rseq->flags: AVAILABLE, and ENABLED if @on.
+ * From the SRCU hooks, page faults off: -EFAULT has the core fault the
+ * area in and call again; each write here may be repeated.
+ */
 static int slice_put_status(struct rseq __user *rseq, bool on)
 {
 	u32 flags;
@@ -495,10 +492,8 @@ int sliceext_rseq_prctl(unsigned long op, unsigned long arg)
 		on = arg & PR_RSEQ_SLICE_EXT_ENABLE;
 		if (on == slice_is_enabled(t))
 			return 0;
-		if (slice_put_status(t->rseq, on)) {
-			force_sig(SIGSEGV);
+		if (slice_put_status(t->rseq, on))
 			return -EFAULT;
-		}
 		slice_of(t)->enabled = on;
 		slice_published(t);
 		return 0;

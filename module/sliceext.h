@@ -193,7 +193,7 @@ void sliceext_slice_stop(void);
 void sliceext_slice_exit(void);
 void sliceext_slice_fork(struct task_struct *p, unsigned long clone_flags);
 
-void sliceext_syscall_work(long nr);
+int sliceext_syscall_work(long nr);
 int sliceext_rseq_register(struct rseq __user *rseq, int flags);
 int sliceext_rseq_prctl(unsigned long op, unsigned long arg);
 
