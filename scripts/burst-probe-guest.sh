@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Guest half of scripts/burst-probe.sh: issue 13's probe, a task woken
+# Guest half of scripts/burst-probe.sh: the burst probe, a task woken
 # every millisecond for 200 us of work (wakeup_lat, one message thread,
 # one worker) beside HOGS CPU hogs, per scheduler configuration and per
 # placement of the hogs. One line per run:
