@@ -146,10 +146,11 @@ static bool burst_futex_woken(struct task_struct *p)
 }
 
 /*
- * For sliceext_balance_keep(): the CPU of the task that woke @p. This hook is the
- * one every wakeup's placement calls, and it runs in the waker's context
- * unless the wakeup came from an interrupt or was queued to @p's CPU (an
- * idle one), where the waker is unknown and the last one is kept.
+ * For sliceext_balance_keep(): the CPU of the task that woke @p. This
+ * hook is the one every wakeup's placement calls, and it runs in the
+ * waker's context unless the wakeup came from an interrupt or was queued
+ * to @p's CPU (an idle one), where the waker is unknown and the last one
+ * is kept.
  */
 static void burst_note_waker(struct task_struct *p)
 {
@@ -158,14 +159,13 @@ static void burst_note_waker(struct task_struct *p)
 }
 
 /*
- * BORE applies its placement tweaks to task group entities (@p NULL) too.
- * Not here: measured, it made a waking group's latency worse more often
- * than better (docs/log/2026-12-07-burst-knob-review.md).
+ * BORE applies its placement tweaks to task group entities too; the core
+ * asks these two for tasks only: measured, the group placement made a
+ * waking group's latency worse more often than better
+ * (docs/log/2026-12-07-burst-knob-review.md).
  */
 int sliceext_wakeup_vslice_shift(struct task_struct *p)
 {
-	if (!p)
-		return 0;
 	burst_note_waker(p);
 	if (burst_futex_woken(p)) {
 		sliceext_burst_stat_inc(SLICEEXT_BURST_FUTEX_ZERO_SLICE);
@@ -176,7 +176,7 @@ int sliceext_wakeup_vslice_shift(struct task_struct *p)
 
 int sliceext_lag_limit_shift(struct task_struct *p)
 {
-	return p && sliceext_knob(burst, half_lag_clamp) && burst_active(p);
+	return sliceext_knob(burst, half_lag_clamp) && burst_active(p);
 }
 
 /*
