@@ -12,6 +12,10 @@
  * on the way back to user space), then waits for SIGUSR1, serves the
  * fault with a zero page, and prints "prctl RET ERRNO" for the thread's
  * call. Exit status 0 unless a step of the setup failed.
+ *
+ * "unload_fault readonly": an area that cannot be faulted in for writing
+ * (its page made read-only after the registration); prints "prctl RET
+ * ERRNO" for prctl(SET).
  */
 #include "test_util.h"
 
@@ -71,7 +75,20 @@ static long syscall_of(pid_t tid)
 	return nr;
 }
 
-int main(void)
+static int readonly_area(void)
+{
+	if (sys_rseq(page, 32, 0))
+		return fail("rseq");
+	if (mprotect(page, page_size, PROT_READ))
+		return fail("mprotect");
+	prctl_ret = slice_prctl(PR_RSEQ_SLICE_EXTENSION_SET,
+				PR_RSEQ_SLICE_EXT_ENABLE);
+	prctl_errno = prctl_ret ? errno : 0;
+	printf("prctl %ld %d\n", prctl_ret, prctl_errno);
+	return 0;
+}
+
+int main(int argc, char **argv)
 {
 	struct uffdio_api api = {
 		.api = UFFD_API, .features = UFFD_FEATURE_THREAD_ID,
@@ -90,6 +107,8 @@ int main(void)
 		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (page == MAP_FAILED)
 		return fail("mmap");
+	if (argc > 1 && !strcmp(argv[1], "readonly"))
+		return readonly_area();
 	uffd = syscall(__NR_userfaultfd, O_CLOEXEC);
 	if (uffd < 0 || ioctl(uffd, UFFDIO_API, &api))
 		return fail("userfaultfd");
