@@ -1,19 +1,30 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# sliceext's main demo (README: "make demo"): install what is missing,
-# build the patched kernel (cached) and the module, boot the kernel under
-# QEMU, load the module, show its debugfs tree and record its trace events,
-# then, in the same boot, the short benchmark run (scripts/bench.sh --quick's
-# lock table and latency parts). The demo boots the test kernel (lockdep and
-# other debug options), so those numbers are labelled as such; "make bench"
-# measures the release kernel.
+# sliceext's demo (README: "make demo"): install what it needs, build the
+# patched kernel (cached) and the module, boot the kernel under QEMU, load
+# the module, show its status and a few trace events, then two small
+# side-by-side results (scripts/demo-guest.sh): the lock table with the
+# slice extension off and on, and a wakeup-latency percentile with burst
+# scheduling off and on. It boots the release kernel if "make bench" (or
+# scripts/kernel.sh release) built it, else the test kernel, and says
+# which: the test kernel has lockdep and other debug options, so its
+# numbers show the effect, not its size. The full benchmark is "make bench".
+#
+# Usage: scripts/demo.sh [RUNS [SECONDS]]   runs per row (3), seconds each (3)
+#   Results and a picture are kept in ~/.cache/sliceext/demo-last.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/lib.sh"
-"$top/scripts/deps.sh" all
-kdir=$("$top/scripts/kernel.sh" test)
+runs=${1:-3} secs=${2:-3}
+"$top/scripts/deps.sh" demo
+if kdir=$("$top/scripts/kernel.sh" release --cached 2>/dev/null); then
+	kind="release kernel"
+else
+	kdir=$("$top/scripts/kernel.sh" test)
+	kind="TEST kernel (lockdep, debug options; make bench builds the release one)"
+fi
 . "$kdir/env"
 
 # Not under /tmp: the guest mounts its own tmpfs there.
@@ -24,28 +35,25 @@ trap 'rm -rf "$work"' EXIT
 stage_module "$top" "$work"
 echo "demo: building sliceext.ko for $KVER"
 make -s -C "$KBUILD" M="$work" modules
-# A thread in request windows, preempted by a noise thread on its CPU.
-gcc -O2 -Wall -pthread -I "$top/uapi" -o "$work/ext_grant" \
+mkdir -p "$work/bin"
+gcc -O2 -Wall -pthread -I "$top/uapi" -o "$work/bin/ext_grant" \
 	"$top/tests/guest/ext_grant.c"
+make -s -C "$top/tools/sliceext" O="$work/bin"
+make -s -C "$top/tools/bench" O="$work/bin" "$work/bin/lock_table" \
+	"$work/bin/wakeup_lat" "$work/bin/load"
 
-# The benchmark tools; rows whose tool is missing are reported as skipped.
-if [ -f "$top/tools/bench/Makefile" ]; then
-	make -s -C "$top/tools/bench" O="$work/bench" ||
-		echo "demo: tools/bench did not build; its benchmark rows are skipped"
-	# The lock table's mutex rows run under the LD_PRELOAD library.
-	make -s -C "$top/tools/preload" O="$work/bench" ||
-		echo "demo: tools/preload did not build; its rows are skipped"
-fi
-
-echo "demo: booting $KVER under QEMU (TCG)"
+echo "demo: booting the $kind, $KVER, under QEMU (multi-threaded TCG, 2 vCPUs)"
+last=$cache/demo-last
+rm -rf "$last"
+mkdir -p "$last"
 rc=0
-"$top/scripts/vm.sh" --timeout 1800 --out "$work/vm" "$kdir" -- \
-	"$top/scripts/demo-guest.sh" "$work/sliceext.ko" "$work/ext_grant" \
-	"$work/bench" || rc=$?
-if [ -s "$work/vm/bench.jsonl" ]; then
+"$top/scripts/vm.sh" --timeout 900 --out "$work/vm" "$kdir" -- \
+	"$top/scripts/demo-guest.sh" "$work/sliceext.ko" "$work/bin" \
+	"$work/vm/results" "$runs" "$secs" || rc=$?
+if [ -d "$work/vm/results" ]; then
+	cp -r "$work/vm/results" "$last/"
 	echo
-	python3 "$top/scripts/bench-report.py" --command "make demo" \
-		--note "the short run of scripts/bench.sh --quick (lock table and latency), in the demo's boot" \
-		"$work/vm/bench.jsonl"
+	python3 "$top/scripts/demo-report.py" --kernel "$KVER, $kind" \
+		--svg "$last/demo.svg" "$last/results"
 fi
 exit $rc

@@ -6,7 +6,8 @@
 # that runs multi-threaded TCG guests; the suite is added from the mirror
 # already configured in the system's apt sources, never a hard-coded host.
 #
-# Usage: scripts/deps.sh [build|test|package|all]   (default: all)
+# Usage: scripts/deps.sh [build|demo|test|package|all]   (default: all)
+#   demo: what "make demo" needs (build, QEMU, trace-cmd), nothing more
 #   package: what "make deb" needs (Debian's packaging tools, lintian)
 set -euo pipefail
 
@@ -16,8 +17,8 @@ what=${1:-all}
 build_pkgs="build-essential flex bison bc libelf-dev libssl-dev cpio
 	    xz-utils ccache dwarves kmod python3 python3-ply python3-git rsync dkms
 	    sparse git"
-test_pkgs="qemu-system-x86 udev busybox-static trace-cmd rt-tests
-	   stress-ng procps util-linux gcc-multilib"
+vm_pkgs="qemu-system-x86 udev busybox-static trace-cmd procps util-linux"
+test_pkgs="$vm_pkgs rt-tests stress-ng gcc-multilib"
 # make bench's pictures (scripts/bench-report.py --svg)
 bench_pkgs="python3-matplotlib"
 src_pkg=linux-source-6.12
@@ -26,9 +27,10 @@ package_pkgs="build-essential debhelper dh-dkms dpkg-dev fakeroot lintian
 
 case $what in
 build) pkgs="$build_pkgs $src_pkg" ;;
+demo) pkgs="$build_pkgs $vm_pkgs $src_pkg" ;;
 test|all) pkgs="$build_pkgs $test_pkgs $bench_pkgs $package_pkgs $src_pkg" ;;
 package) pkgs=$package_pkgs ;;
-*) echo "usage: $0 [build|test|package|all]" >&2; exit 2 ;;
+*) echo "usage: $0 [build|demo|test|package|all]" >&2; exit 2 ;;
 esac
 
 . /etc/os-release

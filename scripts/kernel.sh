@@ -5,7 +5,7 @@
 # outside the repository keyed by source version, config and patch
 # series. A second call with nothing changed does no work.
 #
-# Usage: scripts/kernel.sh [test|release|stock|bore|mainline]
+# Usage: scripts/kernel.sh [test|release|stock|bore|mainline] [--cached]
 #   test     lockdep, DEBUG_ATOMIC_SLEEP and friends (default)
 #   release  the same kernel without the debug options, for benchmarks
 #            (guest.config and release.config)
@@ -26,11 +26,16 @@
 #                    authors publish it (it is not in Debian), e.g.
 #                    0001-linux6.12.37-bore-6.5.6.patch
 #
+# --cached builds nothing: it prints the directory if that kernel is
+# built, and exits 3 if not.
+#
 # Prints the kernel's directory in the cache; its file "env" holds KVER,
 # BZIMAGE, KBUILD (the tree to build modules against) and MODROOT.
 set -euo pipefail
 
 flavour=${1:-test}
+cached_only=0
+[ "${2:-}" = --cached ] && cached_only=1
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/lib.sh"
 cache=$(sliceext_cache)
@@ -93,6 +98,12 @@ key=$( { echo "$src_id recipe=$recipe"; cat $fragments $patches; } |
 	sha256sum | cut -c1-16)
 dir=$cache/kernels/$series-$flavour-$key
 mkdir -p "$cache/kernels"
+
+if [ $cached_only = 1 ]; then
+	[ -f "$dir/env" ] || exit 3
+	echo "$dir"
+	exit 0
+fi
 
 exec 9>"$dir.lock"
 flock 9
