@@ -2,15 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The docs against module/knob_list.h, the one list the module and the
-# tool build their knobs from: sliceext(8)'s KNOBS table has the same
-# knobs with the same range and default, and README.md names every knob,
-# by its debugfs file and by its module parameter. Nothing is generated
-# from the list for the docs, so only this catches a knob added or
-# changed without them.
+# tool build their knobs from: sliceext(8)'s KNOBS table and the knob
+# table of docs/user-guide.md have the same knobs with the same range and
+# default, and the user guide's gives each knob's module parameter as
+# the module names it, <dir>_<name>. Nothing is generated from the list
+# for the docs, so only this catches a knob added or changed without
+# them.
 . "$(dirname "$0")/../lib/tap.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
 man=$top/tools/sliceext/sliceext.8
-readme=$top/README.md
+guide=$top/docs/user-guide.md
 
 # The same from the man page's table, found by its header row. Its
 # numbers are troff: 0\(en63 is a range, 10\(ha9 a power of ten; what
@@ -78,19 +79,51 @@ else
 		"$(diff <(echo "$want") <(echo "$got") | grep '^[<>]')"
 fi
 
-# Both of a knob's names, each as a whole word: ext/enabled is not
-# burst/enabled's tail.
-readme_names() {
-	local rc=0
-
-	grep -qE "(^|[^[:alnum:]_/])$1([^[:alnum:]_]|\$)" "$readme" ||
-		{ echo "no $1"; rc=1; }
-	grep -qw -- "$2" "$readme" || { echo "no $2"; rc=1; }
-	return $rc
+# The same from the user guide's knob table, found by its header row
+# (a markdown table whose columns include knob, parameter, default and
+# range), as "dir/name min max default parameter". Backticks are dropped;
+# a range is MIN-MAX with a hyphen or an en dash. What is not understood
+# is printed as it is, to show up in the comparison.
+guide_knobs() {
+	awk -F '|' '
+	function cell(s) {
+		gsub(/`/, "", s)
+		gsub(/^[ \t]+|[ \t]+$/, "", s)
+		return s
+	}
+	!in_table && /^\|/ {
+		split("", col)
+		for (i = 2; i < NF; i++)
+			col[tolower(cell($i))] = i
+		if (("knob" in col) && ("parameter" in col) &&
+		    ("default" in col) && ("range" in col)) {
+			in_table = 1
+			tables++
+		}
+		next
+	}
+	in_table && !/^\|/ { in_table = 0; next }
+	!in_table || /^\|[-: |]+$/ { next }
+	{
+		range = cell($col["range"])
+		sub(/\xe2\x80\x93/, "-", range)
+		if (split(range, r, "-") != 2)
+			r[1] = "?" range
+		print cell($col["knob"]), r[1], r[2], cell($col["default"]),
+		      cell($col["parameter"])
+	}
+	END { if (tables != 1) print "found " tables + 0 " knob tables" }' "$guide"
 }
-while read -r knob _; do
-	check "README.md names $knob and its parameter ${knob/\//_}" \
-		readme_names "$knob" "${knob/\//_}"
-done <<<"$want"
+
+got=$(guide_knobs | sort)
+# "dir/name min max default dir_name" from the list, for the comparison.
+want_params=$(awk '{ p = $1; sub("/", "_", p); print $0, p }' <<<"$want" | sort)
+if [ "$want_params" = "$got" ]; then
+	ok "docs/user-guide.md's knob table: the list's knobs, parameters, ranges and defaults"
+else
+	not_ok "docs/user-guide.md's knob table: the list's knobs, parameters, ranges and defaults" \
+		"< module/knob_list.h, > docs/user-guide.md (dir/name min max default parameter):" \
+		"$(diff <(echo "$want_params") <(echo "$got") | grep '^[<>]')"
+fi
 
 tap_done
