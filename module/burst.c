@@ -187,7 +187,7 @@ int sliceext_lag_limit_shift(struct task_struct *p)
  * run briefly and sleep goes through a delayed dequeue at most sleeps,
  * and DELAY_ZERO would make it wake as if it had used its share: this is
  * what lets it win a wakeup against a hog in another group
- * (docs/burst.md).
+ * (docs/design.md).
  */
 int sliceext_keep_delayed_lag(struct task_struct *p)
 {
@@ -208,7 +208,7 @@ int sliceext_keep_delayed_lag(struct task_struct *p)
  * Without it, a hog that a wakeup preempted part-way through its slice
  * keeps that slice's early deadline, wins the next pick over the woken
  * task, and runs to the next tick: within one group, the waits of 3 to 7
- * ms that a trace of the pick showed (docs/burst.md).
+ * ms that a trace of the pick showed (docs/design.md).
  */
 int sliceext_wakeup_unprotect(struct task_struct *p, struct task_struct *curr)
 {
@@ -254,7 +254,7 @@ int sliceext_wakeup_unprotect(struct task_struct *p, struct task_struct *curr)
  * tasks lets them run side by side instead of one after the other. And
  * not one that already sits away from the CPU of the task that woke it:
  * kept, it would stay parted from its waker, and an arrangement that
- * started badly would last (docs/burst.md).
+ * started badly would last (docs/design.md).
  */
 int sliceext_balance_keep(struct task_struct *p, int dst_cpu)
 {
@@ -281,7 +281,7 @@ int sliceext_balance_keep(struct task_struct *p, int dst_cpu)
  * session) has run past its share by then, as it earns no lag while it
  * sleeps, and loses the CPU to another group's hogs for their whole slice,
  * up to the next tick: the wakeups of a millisecond and more that a trace
- * of the pick showed across groups (docs/burst.md). Asked to, the core
+ * of the pick showed across groups (docs/design.md). Asked to, the core
  * keeps those groups to the end of their protected slice, as it would
  * keep one task doing the same work; their lag pays for it afterwards.
  * While this hook is registered the core also keeps that protection when

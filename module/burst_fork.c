@@ -143,7 +143,7 @@ struct burst_fork {
  * at the end of its single-child line. The child's own line is left out:
  * a forker waiting for its one child has a sleeper's penalty, and
  * averaging it in would make every child it forks lighter than the work
- * it does (docs/burst.md, "The cost").
+ * it does (docs/design.md, "Alternatives rejected").
  */
 static struct task_struct *burst_parent(struct task_struct *t)
 {

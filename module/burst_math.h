@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sliceext: the arithmetic of burst-aware scheduling (BORE semantics,
- * docs/burst.md), kept free of any kernel dependency so that the same
+ * docs/design.md), kept free of any kernel dependency so that the same
  * file builds into the module and into a host unit test
  * (tests/host/burst-math.sh).
  *

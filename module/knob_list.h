@@ -44,9 +44,9 @@ SLICEEXT_KNOB(burst, cache_lifetime_ns, 75000000, 0, 1000000000, NULL,
 	      "Fork inheritance cache lifetime in ns")
 /*
  * At most three more, each with a user who would turn it off
- * (docs/burst.md): BORE's two placement tweaks, and keeping a waking
- * task's groups on the CPU past their share. The other rules of the burst
- * work are fixed on with burst/enabled.
+ * (docs/user-guide.md, "Knobs"): BORE's two placement tweaks, and
+ * keeping a waking task's groups on the CPU past their share. The other
+ * rules of the burst work are fixed on with burst/enabled.
  */
 SLICEEXT_KNOB(burst, wakeup_half_slice, 1, 0, 1, NULL,
 	      "Half slice on wakeup placement")
