@@ -252,7 +252,7 @@ double bench_samples_pct_us(const struct bench_samples *s, double pct);
  * The share of the values held, in percent, above @limit_ns. Where slow
  * events are about 1% of all, a p99 jumps between the fast and the slow
  * mode from run to run, and this share only moves by their number
- * (docs/burst.md).
+ * (docs/tools.md, lat_over_500us_pct).
  */
 double bench_samples_over_pct(const struct bench_samples *s,
 			      uint64_t limit_ns);

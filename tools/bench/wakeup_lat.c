@@ -96,7 +96,7 @@ static void *worker_fn(void *arg)
 		/*
 		 * A wakeup sent to another CPU is a different path (an
 		 * IPI, a remote preemption) from one beside the waker: a
-		 * run's latency depends on which it got (docs/burst.md).
+		 * run's latency depends on which it got (docs/tools.md).
 		 */
 		if (sched_getcpu() != w->wake_cpu)
 			w->crossed++;

@@ -7,8 +7,8 @@
  *	sliceext top [-p PID] [-n COUNT] [-d SECONDS]
  *	sliceext set KNOB VALUE
  *
- * Everything comes from the module's debugfs tree (README.md,
- * "Interfaces") and /sys/module/sliceext; sliceext(8) is the manual.
+ * Everything comes from the module's debugfs tree (docs/user-guide.md,
+ * "debugfs files") and /sys/module/sliceext; sliceext(8) is the manual.
  * Exit status: 0 success, 2 bad command line (unknown option, knob or
  * command, malformed or out-of-range value), 3 the system cannot do it
  * (not root, module not loaded, debugfs not mounted, a failed read or
