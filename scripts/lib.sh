@@ -126,7 +126,7 @@ mainline_deb() {
 }
 
 # In the guest, where a background load runs relative to the task measured
-# beside it (the benchmark's placements, docs/benchmarks.md): "same" (the caller's group),
+# beside it (the benchmark's placements, docs/development.md): "same" (the caller's group),
 # "autogroup" (a session of its own, setsid) or "cgroup" (a cpu cgroup of
 # its own under cgroup v2, mounted and given +cpu here if need be).
 

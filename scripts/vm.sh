@@ -21,7 +21,7 @@
 #   --icount       deterministic timing: single-threaded TCG with
 #                  "-icount shift=0,sleep=off", so guest time advances by
 #                  1 ns per instruction executed, whatever the host does
-#                  (docs/benchmarks.md: what it shows and what it cannot)
+#                  (docs/development.md: what it shows and what it cannot)
 #
 # Exit status: the command's, or 1 if the guest's log holds a splat, or
 # 124 if the guest timed out, or 125 if it died without a result.
