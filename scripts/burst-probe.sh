@@ -1,11 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Issue 13's wakeup probe (docs/burst.md): a task woken every millisecond
-# for 200 us of work beside CPU hogs (two per vCPU: four on the default
-# two), in the hogs' three placements, per scheduler configuration, on
+# Issue 13's wakeup probe (docs/design.md, "Alternatives rejected"): a
+# task woken every millisecond for 200 us of work beside CPU hogs (two
+# per vCPU: four on the default two), in the hogs' three placements, per
+# scheduler configuration, on
 # the release kernel under QEMU. Prints every run, then per point the
-# runs, how many had p99 <= 40 us (the fast pattern of docs/burst.md),
+# runs, how many had p99 <= 40 us (the fast pattern, docs/development.md),
 # the mean share of wakeups that waited more than 500 us, and in how many
 # runs most wakeups crossed to another CPU than the waker's.
 #
@@ -19,7 +20,7 @@
 #   order:   alternate (the default) runs the configurations in the order
 #            given in odd rounds and reversed in even ones, so that each
 #            runs first as often: a configuration's runs can depend on
-#            the one before them (docs/burst.md). given keeps the order.
+#            the one before them (docs/design.md). given keeps the order.
 #
 # Environment: SLICEEXT_KDIR=DIR probes this kernel directory (laid out as
 # scripts/kernel.sh's) instead of building the release kernel; a kernel
