@@ -93,7 +93,7 @@ check "the chain forked" test $((f1 - f0)) -ge 1200
 check "at most 8 ancestor levels a fork" test $((s1 - s0)) -le $(((f1 - f0) * 8))
 # The walk's bound is what is asserted; the fork rate beside the module
 # unloaded is a timing, which CI does not judge: the benchmark's overhead
-# part measures it (docs/benchmarks.md).
+# part measures it (docs/results.md, "Overhead").
 
 # Zombies do not count: five hog children exit unreaped, then a child of
 # the same (sleepy) parent inherits no more than the parent's low penalty.

@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The Debian packages as a user installs them (README, "Installing on your
-# own kernel"): dpkg installs them from the files, offline; DKMS builds and
+# The Debian packages as a user installs them (docs/user-guide.md,
+# "Install"): dpkg installs them from the files, offline; DKMS builds and
 # installs the module for the running kernel and skips, with its message,
 # a kernel without CONFIG_SCHED_SLICEEXT; the module loads, a requester
 # gets extensions; purging removes it all. (tests/host/deb.sh builds a
@@ -48,8 +48,8 @@ grep -v 'SCHED_SLICEEXT' "/lib/modules/$kver/build/.config" \
 	> "/lib/modules/$nopatch/build/.config"
 grep -v 'SCHED_SLICEEXT' "/lib/modules/$kver/build/.config" > "/boot/config-$nopatch"
 
-# README says "apt install ./sliceext-dkms_*.deb ./sliceext_*.deb": the
-# same maintainer scripts run under dpkg -i, without apt's solver going
+# docs/user-guide.md says "apt install ./sliceext-dkms_*.deb
+# ./sliceext_*.deb": the same maintainer scripts run under dpkg -i, without apt's solver going
 # over every package list (minutes under TCG). dpkg refuses packages whose
 # dependencies are not installed, so this also shows that the guest, which
 # has no network, needs nothing more.

@@ -443,7 +443,7 @@ TEST_F(burst, second_child_of_hog_inherits_from_hog)
  * nothing of that work. Its next child inherits from the other relatives,
  * the hogs, not an average that counts the sleeping forker: in the
  * benchmark's compute part, forked children lighter than the hogs took
- * the compute thread's CPU (docs/burst.md, "The cost").
+ * the compute thread's CPU (docs/log/2026-12-07-burst-notebook.md, "The cost").
  */
 static void forker_among_hogs(int fd, int unused)
 {
