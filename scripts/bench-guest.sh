@@ -3,17 +3,21 @@
 #
 # Guest half of the benchmarks (scripts/bench.sh, and the short run at the
 # end of "make demo"). Runs every point of the requested parts that belongs
-# to this kernel (scripts/bench-points) REPEAT times and appends one JSON
-# object per run to RESULTS: the benchmark tool's own --json line plus
-# "part", "point", "point_id", "repeat" and "kernel". A point that cannot
-# run here (no module, no knob, no tool) gets one {"skipped": "why"} line
-# instead and is printed as "skipped: why". scripts/bench-report.py turns
-# the file into the tables.
+# to this kernel (scripts/bench-points; the probe's points are its
+# configurations in its placements) REPEAT times and appends one JSON
+# object per run to RESULTS: the benchmark tool's own --json object plus
+# the point's tags. A point that cannot run here (no module, no knob, no
+# tool) gets one {"skipped": "why"} line instead and is printed as
+# "skipped: why". Every line is written by scripts/bench-record.py, which
+# also sets each point's configuration (off, on, on+KNOB=VALUE:
+# scripts/benchlib.py); scripts/bench-report.py describes the records and
+# turns them into the tables.
 #
 # Usage: scripts/bench-guest.sh [options]
 #   --ko PATH          sliceext.ko to insmod (none: a kernel without sliceext)
 #   --bin DIR          the tools/bench binaries (lock_table, wakeup_lat, ...)
-#   --parts LIST       comma list of lock,latency,compute,overhead (default all)
+#   --parts LIST       comma list of lock,latency,compute,overhead,probe
+#                      (default lock,latency,compute,overhead)
 #   --repeat N         runs per point (default 5)
 #   --duration S       seconds per run (default 5)
 #   --kernel LABEL     release, test (6.12 + sliceext), stock, mainline or
@@ -23,8 +27,21 @@
 #   --mode MODE        tcg or icount: how the VM runs (scripts/vm.sh),
 #                      recorded with the boot (default tcg)
 #   --results FILE     where the JSON lines go (default /out/bench.jsonl)
+#   --configs LIST     the probe's configurations (default "off on")
+#   --places LIST      where the probe's hogs run: same, autogroup, cgroup
+#                      (default all three)
+#   --pin CPU          run the probe under taskset -c CPU (the hogs stay free)
+#   --order ORDER      alternate (default): the probe's configurations in
+#                      the order given in odd rounds, reversed in even
+#                      ones, so that each runs first as often; given: as
+#                      listed
 #
-# Exit status: 0, or 3 if a run failed (crashed, timed out, no JSON).
+# Environment, for tests/host/bench-guest.sh only: SLICEEXT_BENCH_ROOT, a
+# made-up tree the knobs are read and written under instead of /, and
+# SLICEEXT_BENCH_POINTS, a points file instead of scripts/bench-points.
+#
+# Exit status: 0, or 3 if a run failed (crashed, timed out, no JSON), or 2
+# for bad arguments.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -32,18 +49,29 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 ko='' bin='' parts=lock,latency,compute,overhead repeat=5 duration=5
 kernel=unknown mode=tcg results=/out/bench.jsonl
+probe_configs='off on' probe_places='same autogroup cgroup' pin='' order=alternate
 while [ $# -gt 0 ]; do
 	case $1 in
-	--ko) ko=$2; shift 2 ;;
-	--bin) bin=$2; shift 2 ;;
-	--parts) parts=$2; shift 2 ;;
-	--repeat) repeat=$2; shift 2 ;;
-	--duration) duration=$2; shift 2 ;;
-	--kernel) kernel=$2; shift 2 ;;
-	--mode) mode=$2; shift 2 ;;
-	--results) results=$2; shift 2 ;;
+	--ko|--bin|--parts|--repeat|--duration|--kernel|--mode|--results|\
+	--configs|--places|--pin|--order)
+		[ $# -ge 2 ] || { echo "bench-guest.sh: $1 needs a value" >&2; exit 2; } ;;
 	*) echo "bench-guest.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
+	case $1 in
+	--ko) ko=$2 ;;
+	--bin) bin=$2 ;;
+	--parts) parts=$2 ;;
+	--repeat) repeat=$2 ;;
+	--duration) duration=$2 ;;
+	--kernel) kernel=$2 ;;
+	--mode) mode=$2 ;;
+	--results) results=$2 ;;
+	--configs) probe_configs=${2//,/ } ;;
+	--places) probe_places=${2//,/ } ;;
+	--pin) pin=$2 ;;
+	--order) order=$2 ;;
+	esac
+	shift 2
 done
 case $kernel in
 release|test) kind=sliceext ;;
@@ -51,12 +79,24 @@ stock|mainline|bore) kind=$kernel ;;
 *) echo "bench-guest.sh: --kernel is release, test, stock, mainline or bore" >&2
    exit 2 ;;
 esac
+case $order in
+alternate|given) ;;
+*) echo "bench-guest.sh: --order is alternate or given" >&2; exit 2 ;;
+esac
+[[ $pin =~ ^[0-9]*$ ]] || { echo "bench-guest.sh: --pin takes a CPU number" >&2; exit 2; }
 
-d=/sys/kernel/debug/sliceext
-ml_knob=/sys/kernel/debug/rseq/slice_ext_nsec
+# Debian's python3 (the guest runs on the host's root file system).
+py=/usr/bin/python3
+[ -x "$py" ] || py=python3
+rec() { "$py" "$here/bench-record.py" "$@"; }
+root=${SLICEEXT_BENCH_ROOT:-}
+points_file=${SLICEEXT_BENCH_POINTS:-$here/bench-points}
+
+d=$root/sys/kernel/debug/sliceext
 ncpu=$(nproc)
 failed=0
 load_pid=
+state=$(mktemp -d)/state.json
 
 # The issue's lock table, scaled with the CPUs (6 clients and 8 hogs on
 # 2): more clients than CPUs, more hogs than clients, a critical section
@@ -68,33 +108,55 @@ load_hogs=$((2 * ncpu)) load_forkers=$ncpu
 fork_depth=1000
 # Its pinned wakeup (run under taskset -c 0), as the boot's line records it.
 pinned_wakeup=(--message-threads 1 --workers 1 --work-us 200 --interval-us 1000)
+# The probe (docs/burst.md): a task woken every millisecond by a timer,
+# which wakes one worker through a futex for 200 µs of work; both wakeups
+# are measured. Beside two CPU hogs per CPU, no forkers.
+probe_args=(--message-threads 1 --workers 1 --work-us 200 --interval-us 1000)
+probe_hogs=$((2 * ncpu))
 
 has_part() { case ",$parts," in *",$1,"*) return 0 ;; esac; return 1; }
 
-# ---- the points (scripts/bench-points) -------------------------------------
+# ---- the points -------------------------------------------------------------
 
-declare -A label place
-declare -A ids	# part -> this kernel's point ids, in file order
-while IFS=$'\t' read -r p id k _ pl lab; do
-	case $p in ''|'#'*) continue ;; esac
-	label[$p/$id]=$lab
-	place[$p/$id]=$pl
-	[ "$k" = "$kind" ] && ids[$p]+="$id "
-done < "$here/bench-points"
+declare -A label place config
+declare -A ids	# part -> this kernel's point ids, in order
+
+# Lines "part id placement config label" (ids and configurations have no
+# blanks: benchlib.py checks).
+add_points() {
+	local p id pl cfg lab
+	while IFS=$'\t' read -r p id pl cfg lab; do
+		[ -n "$p" ] || continue
+		label[$p/$id]=$lab
+		place[$p/$id]=$pl
+		config[$p/$id]=$cfg
+		ids[$p]+="$id "
+	done
+}
+if ! pts=$(rec points --kind "$kind" --points "$points_file"); then
+	echo "bench-guest.sh: scripts/bench-points does not parse" >&2
+	exit 2
+fi
+add_points <<<"$pts"
+if has_part probe; then
+	if ! pts=$(rec probe-points --configs "$probe_configs" --places "$probe_places"); then
+		echo "bench-guest.sh: bad --configs or --places" >&2
+		exit 2
+	fi
+	add_points <<<"$pts"
+fi
 
 points() { echo "${ids[$1]:-}"; }	# PART: this kernel's ids
 
-# Fields every line of this run carries: part, point, point_id, kernel.
-tag() {
-	printf '"part":%s,"point":%s,"point_id":%s,"kernel":%s' \
-		"$(json_str "$1")" "$(json_str "${label[$1/$2]}")" \
-		"$(json_str "$2")" "$(json_str "$kernel")"
+# The tags of every line about a point, in T.
+tags() {	# PART ID
+	T=(--part "$1" --id "$2" --label "${label[$1/$2]}" --kernel "$kernel"
+	   --config "${config[$1/$2]}" --placement "${place[$1/$2]}")
 }
 
 skip() {	# PART ID WHY [WHAT]: the point, or only WHAT of it, skipped
-	echo "  ${label[$1/$2]}${4:+ ($4)}: skipped: $3"
-	printf '{%s,"skipped":%s%s}\n' "$(tag "$1" "$2")" "$(json_str "$3")" \
-		"${4:+,\"what\":$(json_str "$4")}" >> "$results"
+	tags "$1" "$2"
+	rec skip "$results" "${T[@]}" --why "$3" ${4:+--what "$4"}
 }
 
 skip_part() {	# PART WHY: every point of the part
@@ -104,79 +166,22 @@ skip_part() {	# PART WHY: every point of the part
 	done
 }
 
-# record PART ID REPEAT JSON: one run's result.
-record() {
-	local rest=${4#\{}
-	[ "${rest#\}}" = "$rest" ] && rest=",$rest"
-	printf '{%s,"repeat":%d%s\n' "$(tag "$1" "$2")" "$3" "$rest" >> "$results"
-}
-
 fail_run() {	# PART ID REPEAT WHY
-	echo "  ${label[$1/$2]} #$3: FAILED: $4"
-	printf '{%s,"repeat":%d,"error":%s}\n' "$(tag "$1" "$2")" "$3" \
-		"$(json_str "$4")" >> "$results"
+	tags "$1" "$2"
+	rec error "$results" "${T[@]}" --repeat "$3" --why "$4"
 	failed=1
 }
 
-# run_tool PART ID REPEAT CMD...: run a tools/bench program (with
-# --duration and --json appended) and record its JSON line.
+# run_tool PART ID REPEAT [--tag K=V]... CMD...: run a tools/bench program
+# with --duration and --json appended and record its JSON object.
 run_tool() {
-	local part=$1 id=$2 r=$3 out rc line
+	local part=$1 id=$2 r=$3 extra=()
 	shift 3
-	out=$(timeout -k 5 $((4 * duration + 60)) "$@" --duration "$duration" --json 2>&1)
-	rc=$?
-	line=$(grep '^{' <<<"$out" | tail -n 1)
-	if [ $rc != 0 ] || [ -z "$line" ]; then
-		fail_run "$part" "$id" "$r" "exit $rc: $(tail -n 2 <<<"$out" | tr '\n' ' ')"
-		return 1
-	fi
-	record "$part" "$id" "$r" "$line"
-	echo "  ${label[$part/$id]} #$r: $(cut -c1-300 <<<"$line")"
-}
-
-# Where a knob cannot be set the point is skipped; the caller says which.
-knob_missing() {	# FILE...: print why: no module, or the first missing knob
-	local f
-	[ -n "$mod_why" ] && { echo "$mod_why"; return 0; }
-	for f; do
-		[ -w "$d/$f" ] || { echo "no $d/$f"; return 0; }
-	done
-	return 1
-}
-
-knob() {	# FILE VALUE; a missing file is fine (checked by the caller)
-	[ -e "$d/$1" ] || return 0
-	echo "$2" > "$d/$1" || echo "  warning: could not write $2 to $d/$1"
-}
-
-# Burst scheduling on (1) or off (0): sliceext's knob, or on a BORE
-# kernel its sysctl, so that the same points compare the two.
-bore_sysctl=/proc/sys/kernel/sched_bore
-burst_missing() {	# print why it cannot be switched
-	if [ "$kind" = bore ]; then
-		[ -w "$bore_sysctl" ] && return 1
-		echo "no $bore_sysctl on this kernel ($kernel)"
-		return 0
-	fi
-	knob_missing burst/enabled
-}
-
-burst_set() {
-	if [ "$kind" = bore ]; then
-		echo "$1" > "$bore_sysctl" ||
-			echo "  warning: could not write $1 to $bore_sysctl"
-	else
-		knob burst/enabled "$1"
-	fi
-}
-
-# The extension's length, on either kernel.
-slice_ns() {
-	if [ "$kind" = mainline ]; then
-		echo "$1" > "$ml_knob" || echo "  warning: could not write $1 to $ml_knob"
-	else
-		knob ext/slice_ext_nsec "$1"
-	fi
+	while [ "${1:-}" = --tag ]; do extra+=("$1" "$2"); shift 2; done
+	tags "$part" "$id"
+	rec run "$results" "${T[@]}" --repeat "$r" "${extra[@]}" \
+		--timeout $((4 * duration + 60)) -- "$@" --duration "$duration" --json ||
+		failed=1
 }
 
 tool_missing() {	# NAME...: print why one is missing
@@ -188,6 +193,30 @@ tool_missing() {	# NAME...: print why one is missing
 		fi
 	done
 	return 1
+}
+
+# cfg PART ID REPEAT: set the point's configuration from the boot's
+# snapshot. False when this kernel cannot run it, after a skip line in the
+# first round. SWITCH is then "on" or "off".
+switch=
+cfg() {
+	local out rc
+	out=$(rec apply --kind "$kind" --state "$state" --root "${root:-/}" \
+		--part "$1" -- "${config[$1/$2]}")
+	rc=$?
+	case $rc in
+	0) switch=$out; return 0 ;;
+	4)
+		# Without the module, say why it is not there.
+		case $out in *"$d"*) [ -z "$mod_why" ] || out=$mod_why ;; esac
+		[ "$3" != 1 ] || skip "$1" "$2" "$out" ;;
+	*) fail_run "$1" "$2" "$3" "configuration ${config[$1/$2]}: exit $rc" ;;
+	esac
+	return 1
+}
+
+restore() {	# every knob back to the snapshot's value
+	rec restore --kind "$kind" --state "$state" --root "${root:-/}"
 }
 
 # ---- background load -------------------------------------------------------
@@ -233,41 +262,44 @@ mod_why=
 load_module() {
 	if [ -z "$ko" ]; then
 		mod_why="no sliceext module on this kernel ($kernel)"
-	elif [ -d /sys/module/sliceext ]; then
+	elif [ -d "$root/sys/module/sliceext" ]; then
 		:
 	elif [ ! -f "$ko" ]; then
 		mod_why="sliceext.ko was not built"
 	elif ! err=$(insmod "$ko" 2>&1); then
 		mod_why="insmod failed: $err"
 	fi
-	if [ -z "$mod_why" ] && [ ! -d "$d" ]; then
+	if [ -z "$mod_why" ] && [ ! -d "$d" ] && [ -z "$root" ]; then
 		grep -qs " /sys/kernel/debug " /proc/mounts ||
 			mount -t debugfs debugfs /sys/kernel/debug
-		[ -d "$d" ] || mod_why="no $d after loading the module"
 	fi
-	[ -n "$mod_why" ] && echo "== sliceext: $mod_why"
-	[ -z "$mod_why" ] && echo "== sliceext loaded: version $(cat "$d/version")"
+	[ -n "$mod_why" ] || [ -d "$d" ] || mod_why="no $d after loading the module"
+	if [ -n "$mod_why" ]; then
+		echo "== sliceext: $mod_why"
+	else
+		echo "== sliceext loaded: version $(cat "$d/version")"
+		rec module "$results" --kernel "$kernel" --version "$(cat "$d/version")"
+	fi
 	return 0
 }
 
 # ---- d) hook overhead: hackbench, a syscall loop, a fork loop ---------------
 
-overhead_state() {	# ID [WHY-SKIPPED]
-	local id=$1 why=${2:-} r out t
-	if [ -n "$why" ]; then
-		skip overhead "$id" "$why"
-		return
-	fi
-	for r in $(seq 1 "$repeat"); do
-		# hackbench: 4 groups of 10 senders and 10 receivers over sockets.
-		out=$(timeout -k 5 600 hackbench -g 4 -l 200 2>&1)
-		t=$(sed -n 's/^Time: *\([0-9.]*\).*/\1/p' <<<"$out")
-		if [ -n "$t" ]; then
-			record overhead "$id" "$r" "{\"tool\":\"hackbench\",\"hackbench_s\":$t}"
-			echo "  ${label[overhead/$id]} #$r: hackbench $t s"
-		else
-			fail_run overhead "$id" "$r" "hackbench: $(tail -n 1 <<<"$out")"
+overhead_state() {	# ID
+	local id=$1 r why
+	if [ "${config[overhead/$id]}" != - ]; then
+		if [ -n "$mod_why" ]; then
+			skip overhead "$id" "$mod_why"
+			return
 		fi
+		cfg overhead "$id" 1 || return
+	fi
+	tags overhead "$id"
+	for r in $(seq 1 "$repeat"); do
+		# hackbench: 4 groups of 10 senders and 10 receivers over
+		# sockets. It has no JSON: bench-record.py takes its "Time:".
+		rec run "$results" "${T[@]}" --repeat "$r" --format hackbench \
+			--timeout 600 -- hackbench -g 4 -l 200 || failed=1
 		if why=$(tool_missing syscall_loop); then
 			[ "$r" = 1 ] && skip overhead "$id" "$why" getppid
 		else
@@ -315,114 +347,56 @@ mutex_argv() {	# [LIBRARY]
 		--outside-us "$lock_out_us")
 }
 
-# lock_run ID REPEAT CLIENT-PREFIX HOG-PREFIX EXT-FLAG; lock_argv made
-# by the caller when CLIENT-PREFIX is "-". Rows placed "-" run alone.
-lock_run() {
-	local id=$1 r=$2 hpre
-	read -ra hpre <<<"$4"
-	[ "$3" = - ] || lock_argv "$3" "$5"
-	if [ "${place[lock/$id]}" != - ]; then
-		start_load "${place[lock/$id]}" "${hpre[@]}" -- --hogs "$lock_hogs"
-	fi
-	run_tool lock "$id" "$r" "${lock_argv[@]}"
-	stop_load
-}
-
-# Why this kernel cannot run "ext on" rows, or nothing.
-ext_missing() {
-	if [ "$kind" = mainline ]; then
-		[ -w "$ml_knob" ] || echo "no $ml_knob (CONFIG_RSEQ_SLICE_EXTENSION, debugfs)"
-	else
-		knob_missing ext/enabled ext/slice_ext_nsec ext/hist ext/stats
-	fi
-}
-
-# The scheduler feature that ends a fair slice on time: 7.x turns HRTICK
-# on by default, 6.12 leaves it off and ends slices at the next tick. The
-# hrtick_* and ml_nohrtick_* rows (lock, latency, hist) run each kernel
-# with the other's setting; every other row runs with the kernel's own.
-sched_features=/sys/kernel/debug/sched/features
-feat_state() {	# NAME: print NAME or NO_NAME, as the kernel has it now
-	grep -ow "NO_$1\|$1" "$sched_features" 2>/dev/null
-}
-hrtick_default() { feat_state HRTICK; }
-
-sched_feat() {	# NAME: write it to the scheduler's features
-	echo "$1" > "$sched_features" ||
-		echo "  warning: could not write $1 to $sched_features"
-}
-
-# hrtick_for PART ID REPEAT DEFAULT: before a row, HRTICK as the row asks
-# (hrtick_*: on, ml_nohrtick_*: off), DEFAULT (hrtick_default's) for any
-# other row. Fails, after a skip line, for an HRTICK row on a kernel
-# without the features file.
-hrtick_for() {
-	case $2 in
-	hrtick_*|ml_nohrtick_*) ;;
-	*) [ -z "$4" ] || sched_feat "$4"; return 0 ;;
-	esac
-	if [ -z "$4" ]; then
-		[ "$3" = 1 ] && skip "$1" "$2" "no $sched_features"
-		return 1
-	fi
-	case $2 in
-	hrtick_*) sched_feat HRTICK ;;
-	*) sched_feat NO_HRTICK ;;
+# The lock table's load shapes, by id: whose nice value or policy changes
+# (the configuration says the rest). Rows placed "-" run alone.
+lock_clients_prefix() {
+	case $1 in
+	nice_*) echo "nice -n -20" ;;
+	batch) echo "chrt -b 0" ;;
 	esac
 }
+lock_hogs_prefix() { case $1 in nice_19) echo "nice -n 19" ;; esac; }
 
 part_lock() {
-	local why ewhy pwhy r id hrtick
+	local why pwhy r id hpre
 	echo "== a) lock table: $lock_clients clients ($lock_cs_us µs inside," \
 		"$lock_out_us µs outside the lock), $lock_hogs hogs, $ncpu CPUs; burst off"
 	if why=$(tool_missing lock_table load); then
 		skip_part lock "$why"
 		return
 	fi
-	ewhy=$(ext_missing)
 	pwhy=
 	[ -f "$bin/libsliceext-preload.so" ] ||
 		pwhy="tools/preload/libsliceext-preload.so not built"
-	hrtick=$(hrtick_default)
 	# Round-robin over the rows, so drift over the boot hits them alike.
 	for r in $(seq 1 "$repeat"); do
-		knob burst/enabled 0
-		knob ext/enabled 1
-		slice_ns 5000
 		for id in $(points lock); do
-			hrtick_for lock "$id" "$r" "$hrtick" || continue
+			cfg lock "$id" "$r" || continue
 			case $id in
-			*on_5|*on_50)
-				if [ -n "$ewhy" ]; then
-					[ "$r" = 1 ] && skip lock "$id" "$ewhy"
-					continue
-				fi
-				slice_ns $(( ${id##*_} * 1000 ))
-				lock_run "$id" "$r" "" "" --ext
-				slice_ns 5000 ;;
-			ext_off|ml_off|hrtick_off|ml_nohrtick_off)
-				lock_run "$id" "$r" "" "" "" ;;
-			nice_0) lock_run "$id" "$r" "nice -n -20" "" "" ;;
-			nice_19) lock_run "$id" "$r" "nice -n -20" "nice -n 19" "" ;;
-			batch) lock_run "$id" "$r" "chrt -b 0" "" "" ;;
-			mutex_off|mutex_alone)
-				mutex_argv
-				lock_run "$id" "$r" - "" "" ;;
-			mutex_lib_*|mutex_alone_lib_*)
-				if [ -n "$ewhy" ] || [ -n "$pwhy" ]; then
-					[ "$r" = 1 ] && skip lock "$id" "${ewhy:-$pwhy}"
-					continue
-				fi
-				slice_ns $(( ${id##*_} * 1000 ))
-				mutex_argv "$bin/libsliceext-preload.so"
-				lock_run "$id" "$r" - "" ""
-				slice_ns 5000 ;;
-			*) skip lock "$id" "bench-guest.sh does not know this point" ;;
+			mutex_*)
+				if [ "$switch" = on ]; then
+					if [ -n "$pwhy" ]; then
+						[ "$r" = 1 ] && skip lock "$id" "$pwhy"
+						continue
+					fi
+					mutex_argv "$bin/libsliceext-preload.so"
+				else
+					mutex_argv
+				fi ;;
+			*)
+				lock_argv "$(lock_clients_prefix "$id")" \
+					"$([ "$switch" = on ] && echo --ext)" ;;
 			esac
+			if [ "${place[lock/$id]}" != - ]; then
+				read -ra hpre <<<"$(lock_hogs_prefix "$id")"
+				start_load "${place[lock/$id]}" "${hpre[@]}" -- --hogs "$lock_hogs"
+			fi
+			run_tool lock "$id" "$r" "${lock_argv[@]}"
+			stop_load
 		done
 	done
-	[ -z "$hrtick" ] || sched_feat "$hrtick"
-	part_hist "$ewhy"
+	restore
+	part_hist
 }
 
 # Mainline's grants, seen through the hrtimer each one starts. Filtered
@@ -451,20 +425,17 @@ hist_trace() {	# start | stop FILE
 # One extra run per extension length, whose grants are counted by their
 # length: sliceext's ext/hist, or mainline's hrtimer events (tracing
 # costs time, so never during a measured row).
-part_hist() {	# WHY-NOT
-	local id tmp out rc hrtick
+part_hist() {
+	local why id tmp out rc
 	[ -n "$(points hist)" ] || return 0
 	echo "== e) extension used per grant: one run per length, $duration s"
-	if [ -n "$1" ]; then
-		skip_part hist "$1"
+	if why=$(tool_missing lock_table load); then
+		skip_part hist "$why"
 		return
 	fi
 	tmp=$(mktemp -d)
-	knob burst/enabled 0
-	hrtick=$(hrtick_default)
 	for id in $(points hist); do
-		hrtick_for hist "$id" 1 "$hrtick" || continue
-		slice_ns $(( ${id##*_} * 1000 ))
+		cfg hist "$id" 1 || continue
 		lock_argv "" --ext
 		start_load "${place[hist/$id]}" -- --hogs "$lock_hogs"
 		if [ "$kind" = mainline ]; then
@@ -472,15 +443,16 @@ part_hist() {	# WHY-NOT
 		else
 			cat "$d/ext/hist" > "$tmp/h0"; cat "$d/ext/stats" > "$tmp/s0"
 		fi
+		# Its own JSON is not the result: the grants it made are.
 		timeout -k 5 $((4 * duration + 60)) "${lock_argv[@]}" \
 			--duration "$duration" --json > "$tmp/run" 2>&1
 		rc=$?
 		if [ "$kind" = mainline ]; then
 			hist_trace stop "$tmp/report"
-			out=$(/usr/bin/python3 "$here/bench-hist.py" trace "$tmp/report")
+			out=$("$py" "$here/bench-hist.py" trace "$tmp/report")
 		else
 			cat "$d/ext/hist" > "$tmp/h1"; cat "$d/ext/stats" > "$tmp/s1"
-			out=$(/usr/bin/python3 "$here/bench-hist.py" sliceext \
+			out=$("$py" "$here/bench-hist.py" sliceext \
 				"$tmp/h0" "$tmp/h1" "$tmp/s0" "$tmp/s1")
 		fi
 		stop_load
@@ -488,51 +460,30 @@ part_hist() {	# WHY-NOT
 			fail_run hist "$id" 1 "exit $rc: $(tail -n 2 "$tmp/run" | tr '\n' ' ')"
 			continue
 		fi
-		record hist "$id" 1 "$out"
-		echo "  ${label[hist/$id]}: $out"
+		tags hist "$id"
+		rec record "$results" "${T[@]}" --repeat 1 --json "$out"
 	done
-	[ -z "$hrtick" ] || sched_feat "$hrtick"
-	slice_ns 5000
+	restore
 	rm -rf "$tmp"
-}
-
-# BORE 6.5's kernel sets a base slice of 2 ms, rounded up to a whole tick
-# (4 ms at HZ=250) and not scaled with the CPUs. The *_boreslice rows run
-# sliceext with it, the one of BORE's settings around its scores that
-# lowers the workers' tail within one group (docs/burst.md). Two others,
-# placement for group entities and no wakeup preemption rule, sliceext
-# fixes the other way (docs/log/2026-12-07-burst-knob-review.md).
-base_slice=/sys/kernel/debug/sched/base_slice_ns
-bore_base_slice_ns=4000000
-
-# BORE's kernel shows its base slice read-only: write only a change.
-base_slice_set() {
-	[ "$(cat "$base_slice" 2>/dev/null)" = "$1" ] && return 0
-	echo "$1" > "$base_slice" ||
-		echo "  warning: could not write $1 to $base_slice"
-}
-
-# boreslice_for PART ID REPEAT DEFAULT-NS: before a row, the kernel's own
-# base slice (DEFAULT-NS, empty without the file), or BORE's for a
-# *_boreslice row. Fails, after a skip line, for such a row without it.
-boreslice_for() {
-	[ -z "$4" ] || base_slice_set "$4"
-	case $2 in *_boreslice) ;; *) return 0 ;; esac
-	if [ -z "$4" ]; then
-		[ "$3" = 1 ] && skip "$1" "$2" "no $base_slice"
-		return 1
-	fi
-	base_slice_set "$bore_base_slice_ns"
 }
 
 # ---- b) latency under load, c) compute under load --------------------------
 
-# under_load PART ID REPEAT BURST LOAD-PREFIX CMD...
+# The load's shape, by id: nice 19 or SCHED_IDLE, or hogs only (what the
+# forkers add across groups).
+prefix_of() {
+	case $1 in
+	*_nice) echo "nice -n 19" ;;
+	*_idle|idle) echo "chrt -i 0" ;;
+	esac
+}
+forkers_of() { case $1 in *_hogs) echo 0 ;; *) echo "$load_forkers" ;; esac; }
+
+# under_load PART ID REPEAT CMD...
 under_load() {
-	local part=$1 id=$2 r=$3 burst=$4 lpre
-	read -ra lpre <<<"$5"
-	shift 5
-	burst_set "$burst"
+	local part=$1 id=$2 r=$3 lpre
+	read -ra lpre <<<"$(prefix_of "$id")"
+	shift 3
 	if ! start_load "${place[$part/$id]}" "${lpre[@]}" -- \
 		--hogs "$load_hogs" --forkers "$(forkers_of "$id")"; then
 		fail_run "$part" "$id" "$r" "could not place the load (${place[$part/$id]})"
@@ -542,160 +493,154 @@ under_load() {
 	stop_load
 }
 
-# The knobs the point needs and the prefix for its load.
-burst_of() {
-	case $1 in on|*_on|*on_no*|*_on_hogs|*_boreslice) echo 1 ;;
-	*) echo 0 ;;
-	esac
-}
-# A "hogs only" row leaves the forkers out: what they add across groups.
-forkers_of() { case $1 in *_hogs) echo 0 ;; *) echo "$load_forkers" ;; esac; }
-
-# The burst/ knobs a point may flip, each by a suffix of its id: to 0, or
-# to 1 for a knob off by default. Their defaults where not 1: every other
-# point runs with the default.
-declare -A knob_suffix=([wakeup_half_slice]=_nohalfslice
-			[half_lag_clamp]=_nolagclamp [inherit_type]=_noinherit
-			[group_keep]=_nogroupkeep)
-declare -A knob_default=([inherit_type]=2)
-
-# point_knobs PART ID REPEAT: set the knobs for the point; false (and the
-# point skipped, once) if one it sets is missing.
-point_knobs() {
-	local k why
-	for k in "${!knob_suffix[@]}"; do
-		case $2 in *"${knob_suffix[$k]}") ;; *) continue ;; esac
-		why=$(knob_missing "burst/$k") || continue
-		[ "$3" = 1 ] && skip "$1" "$2" "$why"
-		return 1
+part_under_load() {	# PART CMD...
+	local part=$1 r id
+	shift
+	for r in $(seq 1 "$repeat"); do
+		for id in $(points "$part"); do
+			cfg "$part" "$id" "$r" || continue
+			if [ "${place[$part/$id]}" = - ]; then
+				run_tool "$part" "$id" "$r" "$@"
+			else
+				under_load "$part" "$id" "$r" "$@"
+			fi
+		done
 	done
-	for k in "${!knob_suffix[@]}"; do
-		case $2 in
-		*"${knob_suffix[$k]}")
-			knob "burst/$k" "$((!${knob_default[$k]:-1}))" ;;
-		*) knob "burst/$k" "${knob_default[$k]:-1}" ;;
-		esac
-	done
-}
-
-knobs_default() {
-	local k
-	for k in "${!knob_suffix[@]}"; do
-		knob "burst/$k" "${knob_default[$k]:-1}"
-	done
-}
-prefix_of() {
-	case $1 in
-	*_nice) echo "nice -n 19" ;;
-	*_idle|idle) echo "chrt -i 0" ;;
-	esac
+	restore
 }
 
 part_latency() {
-	local why bwhy r id cmd hrtick slice
+	local why
 	echo "== b) wakeup latency under load: load --hogs $load_hogs" \
 		"--forkers $load_forkers in the background"
-	cmd=("$bin/wakeup_lat" --message-threads 2 --workers 4 --work-us 300
-	     --interval-us 2000)
 	if why=$(tool_missing wakeup_lat load); then
 		skip_part latency "$why"
 		return
 	fi
-	bwhy=$(burst_missing)
-	hrtick=$(hrtick_default)
-	slice=$(cat "$base_slice" 2>/dev/null)
-	for r in $(seq 1 "$repeat"); do
-		for id in $(points latency); do
-			if [ "$(burst_of "$id")" = 1 ] && [ -n "$bwhy" ]; then
-				[ "$r" = 1 ] && skip latency "$id" "$bwhy"
-				continue
-			fi
-			point_knobs latency "$id" "$r" || continue
-			hrtick_for latency "$id" "$r" "$hrtick" || continue
-			boreslice_for latency "$id" "$r" "$slice" || continue
-			under_load latency "$id" "$r" "$(burst_of "$id")" \
-				"$(prefix_of "$id")" "${cmd[@]}"
-		done
-	done
-	[ -z "$hrtick" ] || sched_feat "$hrtick"
-	boreslice_for latency - 0 "$slice"
-	knobs_default
-	burst_set 0
+	part_under_load latency "$bin/wakeup_lat" --message-threads 2 \
+		--workers 4 --work-us 300 --interval-us 2000
 }
 
 part_compute() {
-	local why bwhy r id cmd
+	local why
 	echo "== c) compute: one thread alone and under load --hogs $load_hogs" \
 		"--forkers $load_forkers"
-	cmd=("$bin/compute" --threads 1)
 	if why=$(tool_missing compute load); then
 		skip_part compute "$why"
 		return
 	fi
-	bwhy=$(burst_missing)
+	part_under_load compute "$bin/compute" --threads 1
+}
+
+# ---- f) the wakeup probe ----------------------------------------------------
+
+# The configurations of round R: with --order alternate, each runs first
+# in every other round (a configuration's runs can depend on the one
+# before them: docs/burst.md).
+round_configs() {	# R
+	# shellcheck disable=SC2086 # a list of words
+	if [ "$order" = alternate ] && [ $(($1 % 2)) -eq 0 ]; then
+		printf '%s\n' $probe_configs | tac
+	else
+		printf '%s\n' $probe_configs
+	fi
+}
+
+part_probe() {
+	local why r pl c pos id
+	echo "== f) wakeup probe: wakeup_lat ${probe_args[*]}${pin:+ pinned to CPU $pin}" \
+		"beside load --hogs $probe_hogs; configurations $probe_configs; hogs" \
+		"$probe_places; $order order"
+	if why=$(tool_missing wakeup_lat load); then
+		skip_part probe "$why"
+		return
+	fi
 	for r in $(seq 1 "$repeat"); do
-		for id in $(points compute); do
-			if [ "$(burst_of "$id")" = 1 ] && [ -n "$bwhy" ]; then
-				[ "$r" = 1 ] && skip compute "$id" "$bwhy"
-				continue
-			fi
-			point_knobs compute "$id" "$r" || continue
-			if [ "${place[compute/$id]}" = - ]; then
-				burst_set 0
-				run_tool compute "$id" "$r" "${cmd[@]}"
-			else
-				under_load compute "$id" "$r" "$(burst_of "$id")" \
-					"$(prefix_of "$id")" "${cmd[@]}"
-			fi
+		for pl in $probe_places; do
+			pos=0
+			for c in $(round_configs "$r"); do
+				pos=$((pos + 1))
+				id=$pl:$c
+				cfg probe "$id" "$r" || continue
+				if ! start_load "$pl" -- --hogs "$probe_hogs"; then
+					fail_run probe "$id" "$r" "could not place the hogs ($pl)"
+					continue
+				fi
+				run_tool probe "$id" "$r" --tag "position=$pos" \
+					${pin:+taskset -c "$pin"} "$bin/wakeup_lat" "${probe_args[@]}"
+				stop_load
+				# Hogs still running would load every run after.
+				if pgrep -x load >/dev/null; then
+					fail_run probe "$id" "$r" "hogs left running after the run; the probe stops here"
+					restore
+					return
+				fi
+			done
 		done
 	done
-	knobs_default
-	burst_set 0
+	restore
 }
 
 # ---- main ------------------------------------------------------------------
 
 mkdir -p "$(dirname "$results")"
-printf '{"meta":"boot","kernel":%s,"mode":%s,"uname":%s,"nproc":%d,"repeat":%d,"duration":%d,"parts":%s,"lock_clients":%d,"lock_hogs":%d,"lock_cs_us":%s,"lock_outside_us":%s,"load_hogs":%d,"load_forkers":%d,"fork_depth":%d,"pinned_wakeup":%s,"cmdline":%s}\n' \
-	"$(json_str "$kernel")" "$(json_str "$mode")" "$(json_str "$(uname -r)")" \
-	"$ncpu" "$repeat" "$duration" "$(json_str "$parts")" "$lock_clients" \
-	"$lock_hogs" "$lock_cs_us" "$lock_out_us" "$load_hogs" "$load_forkers" \
-	"$fork_depth" "$(json_str "taskset -c 0 wakeup_lat ${pinned_wakeup[*]}")" \
-	"$(json_str "$(cat /proc/cmdline)")" >> "$results"
+probe_set=()
+if has_part probe; then
+	probe_set=(--set "probe_configs=$probe_configs" --set "probe_places=$probe_places"
+		--set "probe_hogs=$probe_hogs" --set "probe_order=$order"
+		--set "probe_cmd=${pin:+taskset -c $pin }wakeup_lat ${probe_args[*]}")
+fi
+rec boot "$results" --kernel "$kernel" --mode "$mode" --parts "$parts" \
+	--repeat "$repeat" --duration "$duration" \
+	--set "lock_clients=$lock_clients" --set "lock_hogs=$lock_hogs" \
+	--set "lock_cs_us=$lock_cs_us" --set "lock_outside_us=$lock_out_us" \
+	--set "load_hogs=$load_hogs" --set "load_forkers=$load_forkers" \
+	--set "fork_depth=$fork_depth" \
+	--set "pinned_wakeup=taskset -c 0 wakeup_lat ${pinned_wakeup[*]}" \
+	"${probe_set[@]}" || exit 2
 echo "== $(uname -r) ($kernel, $mode), $ncpu CPUs: parts $parts," \
 	"$repeat x ${duration}s per point"
 
-# The overhead baseline runs before the module was ever loaded.
-if has_part overhead; then
+# The overhead part's rows without the module (configuration "-") run
+# before it was ever loaded, the others after.
+overhead_rows() {	# without | with
+	local id
+	for id in $(points overhead); do
+		if [ "${config[overhead/$id]}" = - ]; then
+			[ "$1" = without ] && echo "$id"
+		else
+			[ "$1" = with ] && echo "$id"
+		fi
+	done
+	return 0
+}
+if has_part overhead && [ -n "$(overhead_rows without)" ]; then
 	echo "== d) hook overhead: hackbench -g 4 -l 200, syscall_loop getppid," \
 		"fork_loop --depth $fork_depth, wakeup_lat pinned to CPU 0"
-	case $kind in
-	stock) overhead_state stock ;;
-	sliceext) overhead_state unloaded ;;
-	esac
+	for id in $(overhead_rows without); do
+		overhead_state "$id"
+	done
 fi
 
-if [ "$kind" = sliceext ]; then
-	load_module
-fi
+[ "$kind" != sliceext ] || load_module
+# Every point starts from the knobs as they are now, the module loaded.
+[ -n "$root" ] || grep -qs " /sys/kernel/debug " /proc/mounts ||
+	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+rec snapshot --kind "$kind" --state "$state" --root "${root:-/}" || exit 1
 
 has_part lock && part_lock
 has_part latency && [ -n "$(points latency)" ] && part_latency
 has_part compute && [ -n "$(points compute)" ] && part_compute
+has_part probe && part_probe
 
-if has_part overhead && [ "$kind" = sliceext ]; then
+if has_part overhead && [ -n "$(overhead_rows with)" ]; then
+	# Loaded and idle (off): the extension available, nobody using it,
+	# no burst scoring; then burst scoring on.
 	echo "== d) hook overhead, module loaded"
-	# Loaded and idle: the extension available, nobody using it, no
-	# burst scoring.
-	why=$(knob_missing ext/enabled burst/enabled)
-	if [ -z "$why" ]; then
-		knob ext/enabled 1
-		knob burst/enabled 0
-	fi
-	overhead_state idle "$why"
-	[ -z "$why" ] && knob burst/enabled 1
-	overhead_state burst "$why"
-	knob burst/enabled 0
+	for id in $(overhead_rows with); do
+		overhead_state "$id"
+	done
+	restore
 fi
 
 sync

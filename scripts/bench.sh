@@ -5,13 +5,14 @@
 # the release kernel (patched, no debug options), the stock kernel (same
 # source and config, unpatched), mainline 7.3 (its own slice extension),
 # the module and tools/bench; boot each kernel under QEMU and run its
-# points (scripts/bench-points) there; print one table of medians, spreads
-# and ratios, and draw a picture per part (scripts/bench-report.py).
+# points there (scripts/bench-guest.sh: scripts/bench-points, and the
+# probe's configurations); print one table of medians, spreads, ratios and
+# rank tests, and draw a picture per part (scripts/bench-report.py).
 #
-# Boots: the release kernel for the lock table, latency and compute parts;
-# mainline 7.3 for its lock-table rows; the release and the stock kernel
-# once more for the hook overhead, always with --icount, whose ratios of a
-# few percent only instruction counting resolves.
+# Boots: the release kernel for the lock table, latency, compute and probe
+# parts; mainline 7.3 for its lock-table rows; the release and the stock
+# kernel once more for the hook overhead, always with --icount, whose
+# ratios of a few percent only instruction counting resolves.
 #
 # Usage: scripts/bench.sh [options]      (make bench ARGS="...")
 #   --quick          the short run: 3 repeats of 2 s, lock table and latency
@@ -21,13 +22,37 @@
 #   --repeat N       runs per point (default 5)
 #   --duration S     seconds per run (default 5)
 #   --parts LIST     comma list of lock,latency,compute,overhead,mainline,
-#                    bore (mainline: the lock table on mainline 7.3; bore:
-#                    the latency and compute rows on a BORE kernel, built
-#                    from SLICEEXT_BORE_PATCH or given as SLICEEXT_BORE_KDIR;
-#                    never in the default list)
+#                    probe,bore (default all but bore). lock: the lock table
+#                    and the extension used per grant; latency, compute: a
+#                    wakeup latency and a CPU-bound thread under load;
+#                    overhead: the hooks' cost, stock vs patched (icount);
+#                    mainline: the lock table on mainline 7.3; probe: a
+#                    task woken every millisecond (its timer wakeup and its
+#                    worker's futex wakeup both measured) beside two CPU
+#                    hogs per vCPU, in each placement of --places, in each
+#                    configuration of --configs; bore: the latency, compute
+#                    (and with probe, probe) points on a BORE kernel, built
+#                    from SLICEEXT_BORE_PATCH or given as SLICEEXT_BORE_KDIR
+#   --configs LIST   the probe's configurations, comma (or space) separated
+#                    (default off,on): off, on, or on+KNOB=VALUE with more
+#                    +KNOB=VALUE as needed, KNOB being burst/NAME or ext/NAME
+#                    (sliceext's debugfs files) or sched/NAME (the
+#                    scheduler's; sched/features=HRTICK sets one feature),
+#                    e.g. off,on,on+burst/penalty_scale=40. On a BORE
+#                    kernel on and off are its sched_bore sysctl.
+#   --places LIST    where the probe's hogs run, comma separated: same (its
+#                    session), autogroup (another), cgroup (another cpu
+#                    cgroup) (default: all three)
+#   --pin CPU        run the probe (not its hogs) under taskset -c CPU
+#   --order ORDER    alternate (default): the probe's configurations in the
+#                    order given in odd rounds, reversed in even ones, so
+#                    that each runs first as often; given: as listed
+#   --cpus N         vCPUs of every boot (default 2); the loads scale
 #   --json FILE      also save every raw result (JSON lines) to FILE
 #   --out DIR        where the results, the table and the pictures go
 #                    (default ~/.cache/sliceext/bench-last)
+#   --results-md FILE  also write FILE (docs/results.md) with its pictures
+#                    beside it (scripts/bench-report.py --results-md)
 #   --kernel FLAVOUR kernel to benchmark: release (default) or test (lockdep:
 #                    its numbers are labelled as such)
 #   --bin DIR        use these tools/bench binaries instead of building them
@@ -44,21 +69,33 @@
 #                              built elsewhere, laid out the same way
 #
 # DIR holds results.jsonl (scripts/bench-report.py DIR/results.jsonl prints
-# the table again), report.md (the table) and bench-PART.svg.
+# the table again; its records are described at the top of that script),
+# report.md (the table) and bench-PART.svg.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/lib.sh"
 cache=$(sliceext_cache)
-command=${SLICEEXT_BENCH_CMD:-scripts/bench.sh${*:+ $*}}
+# The command as the results record it: one that can be pasted back.
+command=scripts/bench.sh
+for a in "$@"; do
+	if [[ $a =~ ^[A-Za-z0-9_./,:=+@%-]+$ ]]; then
+		command+=" $a"
+	else
+		command+=" $(printf '%q' "$a")"
+	fi
+done
+command=${SLICEEXT_BENCH_CMD:-$command}
 
 quick=0 icount=0 repeat='' duration='' parts='' json='' flavour=release bin=''
-out=''
+out='' results_md='' configs='off on' places='same autogroup cgroup' pin=''
+order=alternate cpus=2
 while [ $# -gt 0 ]; do
 	case $1 in
 	--quick) quick=1; shift ;;
 	--icount) icount=1; shift ;;
-	--repeat|--duration|--parts|--json|--kernel|--bin|--out)
+	--repeat|--duration|--parts|--json|--kernel|--bin|--out|--results-md|\
+	--configs|--places|--pin|--order|--cpus)
 		[ $# -ge 2 ] || { echo "bench.sh: $1 needs a value" >&2; exit 2; }
 		case $1 in
 		--repeat) repeat=$2 ;;
@@ -68,6 +105,12 @@ while [ $# -gt 0 ]; do
 		--kernel) flavour=$2 ;;
 		--bin) bin=$(cd "$2" && pwd) ;;
 		--out) out=$2 ;;
+		--results-md) results_md=$2 ;;
+		--configs) configs=${2//,/ } ;;
+		--places) places=${2//,/ } ;;
+		--pin) pin=$2 ;;
+		--order) order=$2 ;;
+		--cpus) cpus=$2 ;;
 		esac
 		shift 2 ;;
 	-h|--help) sed -n '4,/^set -euo/{/^set/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
@@ -78,7 +121,7 @@ if [ $quick = 1 ]; then
 	repeat=${repeat:-3} duration=${duration:-2} parts=${parts:-lock,latency}
 else
 	repeat=${repeat:-5} duration=${duration:-5}
-	parts=${parts:-lock,latency,compute,overhead,mainline}
+	parts=${parts:-lock,latency,compute,overhead,mainline,probe}
 fi
 case $flavour in
 release|test) ;;
@@ -87,15 +130,26 @@ esac
 case $repeat$duration in
 ''|*[!0-9]*) echo "bench.sh: --repeat and --duration take whole numbers" >&2; exit 2 ;;
 esac
+[[ $cpus =~ ^[1-9][0-9]*$ ]] || { echo "bench.sh: --cpus takes a positive number" >&2; exit 2; }
+case $pin in
+'') ;;
+*[!0-9]*) echo "bench.sh: --pin takes a CPU number" >&2; exit 2 ;;
+*) [ "$pin" -lt "$cpus" ] ||
+	{ echo "bench.sh: --pin $pin: the guest has CPUs 0-$((cpus - 1))" >&2; exit 2; } ;;
+esac
+case $order in
+alternate|given) ;;
+*) echo "bench.sh: --order is alternate or given" >&2; exit 2 ;;
+esac
 if [ "$repeat" -lt 1 ] || [ "$duration" -lt 1 ]; then
 	echo "bench.sh: --repeat and --duration are at least 1" >&2
 	exit 2
 fi
 for p in ${parts//,/ }; do
 	case $p in
-	lock|latency|compute|overhead|mainline|bore) ;;
+	lock|latency|compute|overhead|mainline|probe|bore) ;;
 	*) echo "bench.sh: unknown part '$p' in --parts (lock, latency," \
-		"compute, overhead, mainline, bore)" >&2; exit 2 ;;
+		"compute, overhead, mainline, probe, bore)" >&2; exit 2 ;;
 	esac
 done
 has_part() { case ",$parts," in *",$1,"*) return 0 ;; esac; return 1; }
@@ -106,9 +160,24 @@ if has_part bore && [ -z "${SLICEEXT_BORE_KDIR:-}" ] &&
 		"(docs/benchmarks.md)" >&2
 	exit 2
 fi
+# The probe's configurations and placements, checked before anything is
+# installed or built (scripts/benchlib.py parses them, here and in the
+# guest), and again once python3 is there for sure.
+py=/usr/bin/python3
+[ -x "$py" ] || py=python3
+check_probe() {
+	local err
+	has_part probe || return 0
+	command -v "$py" >/dev/null || return 0
+	err=$("$py" "$top/scripts/bench-record.py" probe-points \
+		--configs "$configs" --places "$places" 2>&1 >/dev/null) && return 0
+	echo "bench.sh: --configs or --places: ${err#bench-record: }" >&2
+	exit 2
+}
+check_probe
 # The parts the release kernel's main boot runs.
 main_parts=
-for p in lock latency compute; do
+for p in lock latency compute probe; do
 	if has_part $p; then
 		main_parts+=${main_parts:+,}$p
 	fi
@@ -120,6 +189,8 @@ out=${out:-$cache/bench-last}
 log() { echo "bench: $*" >&2; }
 
 "$top/scripts/deps.sh" all
+py=/usr/bin/python3
+check_probe
 log "kernels (a first build takes 15-25 minutes each)"
 # The release kernel and its module serve the main boot and the overhead
 # part; --parts bore or mainline alone boots only that kernel.
@@ -166,6 +237,9 @@ if [ -z "$bin" ]; then
 	fi
 fi
 
+# The probe's options, for the boots that run it.
+probe_args=(--configs "$configs" --places "$places" --order "$order" ${pin:+--pin "$pin"})
+
 # run_vm LABEL KERNEL_DIR MODE PARTS NPOINTS [--ko PATH]: one boot. Its
 # timeout is generous: TCG is slow, icount slower (one host thread for
 # both vCPUs), a fork-heavy load slower still, and hackbench's run time
@@ -183,10 +257,11 @@ run_vm() {
 	fi
 	t=$((600 + 2 * t))
 	log "booting the $label kernel ($(. "$dir/env"; echo "$KVER")) under QEMU" \
-		"($m, 2 vCPUs): $p, $repeat x ${duration}s per point, timeout ${t}s"
+		"($m, $cpus vCPUs): $p, $repeat x ${duration}s per point, timeout ${t}s"
 	vmout=$work/vm-$label-$m-${p//,/-}
 	results+=("$vmout/bench.jsonl")
-	"$top/scripts/vm.sh" "${vmopt[@]}" --cpus 2 --timeout "$t" \
+	case ",$p," in *,probe,*) set -- "$@" "${probe_args[@]}" ;; esac
+	"$top/scripts/vm.sh" "${vmopt[@]}" --cpus "$cpus" --timeout "$t" \
 		--out "$vmout" "$dir" -- \
 		"$top/scripts/bench-guest.sh" --kernel "$label" --mode "$m" \
 		--bin "$bin" --parts "$p" --repeat "$repeat" --duration "$duration" \
@@ -200,12 +275,14 @@ run_vm() {
 }
 
 # npoints KERNEL PARTS: how many points a boot runs, for its timeout (the
-# lock part brings its histogram runs).
+# lock part brings its histogram runs, the probe a point per placement and
+# configuration).
 npoints() {
-	awk -F '\t' -v k="$1" -v p=",$2," '
-		/^(#|$)/ { next }
-		$3 == k && (index(p, "," $1 ",") || ($1 == "hist" && index(p, ",lock,"))) { n++ }
-		END { print n + 0 }' "$top/scripts/bench-points"
+	local c p
+	read -ra c <<<"$configs"
+	read -ra p <<<"$places"
+	"$py" "$top/scripts/bench-record.py" count --kind "$1" --parts "$2" \
+		--probe $((${#c[@]} * ${#p[@]}))
 }
 
 ko=(--ko "$work/mod/sliceext.ko")
@@ -214,22 +291,25 @@ ko=(--ko "$work/mod/sliceext.ko")
 		"$(npoints sliceext "$main_parts")" "${ko[@]}"
 [ -z "$mkdir" ] || run_vm mainline "$mkdir" $mode lock "$(npoints mainline lock)"
 if has_part bore; then
-	run_vm bore "$bkdir" $mode latency,compute \
-		"$(npoints bore latency,compute)"
+	bparts=latency,compute
+	! has_part probe || bparts+=,probe
+	run_vm bore "$bkdir" $mode "$bparts" "$(npoints bore "$bparts")"
 fi
 if has_part overhead; then
 	run_vm "$flavour" "$kdir" icount overhead 3 "${ko[@]}"
 	run_vm stock "$skdir" icount overhead 1
 fi
 
-qemu=$(qemu-system-x86_64 --version | head -n 1)
-cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 mkdir -p "$out"
 rm -f "$out"/results.jsonl "$out"/report.md "$out"/bench-*.svg
+kdirs=()
+for k in "$flavour=$kdir" "stock=$skdir" "mainline=$mkdir" "bore=$bkdir"; do
+	[ -z "${k#*=}" ] || kdirs+=(--kernel-dir "$k")
+done
 {
-	printf '{"meta":"host","command":%s,"date":%s,"cpu":%s,"host_nproc":%d,"qemu":%s}\n' \
-		"$(json_str "$command")" "$(json_str "$(date -u '+%Y-%m-%d %H:%M UTC')")" \
-		"$(json_str "$cpu")" "$(nproc)" "$(json_str "$qemu")"
+	# The run's first line: the command, the host, the series.
+	"$py" "$top/scripts/bench-record.py" host --command "$command" \
+		--top "$top" "${kdirs[@]}"
 	for f in "${results[@]}"; do
 		cat "$f" 2>/dev/null || true
 	done
@@ -238,7 +318,8 @@ rm -f "$out"/results.jsonl "$out"/report.md "$out"/bench-*.svg
 
 echo
 # Debian's python3: the pictures need its python3-matplotlib.
-/usr/bin/python3 "$top/scripts/bench-report.py" --svg "$out" \
+"$py" "$top/scripts/bench-report.py" --svg "$out" \
+	${results_md:+--results-md "$results_md"} \
 	"$out/results.jsonl" | tee "$out/report.md"
 log "results, table and pictures in $out"
 exit $rc
