@@ -1,17 +1,20 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# scripts/bench-report.py on made-up results: medians, spreads and ratios
-# against the right base row, skipped and failed rows, the stock kernel's
-# overhead row as base (and the fallback without it), and the notes every
-# table must carry. The benchmark scripts themselves parse (bash -n).
+# scripts/bench-report.py on made-up results written as scripts/bench.sh
+# wrote them before the probe joined it (they must stay readable): medians,
+# spreads and ratios against the right base row, skipped and failed rows,
+# the stock kernel's overhead row as base (and the fallback without it),
+# and the notes every table must carry. Then the unit tests of the
+# pipeline's Python (tests/host/bench_report_test.py: configurations,
+# records, pooling, rank tests, docs/results.md, bad input). The benchmark
+# scripts themselves parse (bash -n) and refuse bad options.
 . "$(dirname "$0")/../lib/tap.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
 py=/usr/bin/python3
 [ -x "$py" ] || py=python3
 
-for s in bench.sh bench-guest.sh burst-probe.sh burst-probe-guest.sh demo.sh \
-	demo-guest.sh kernel.sh lib.sh; do
+for s in bench.sh bench-guest.sh demo.sh demo-guest.sh kernel.sh lib.sh; do
 	check "bash -n scripts/$s" bash -n "$top/scripts/$s"
 done
 
@@ -43,10 +46,10 @@ row() { grep -F -- "$1" <<<"$out" | grep -F -- "$2" | head -n 1; }
 check "the TCG caveat" grep -q "QEMU TCG emulation.*only ratios within one boot count" <<<"$out"
 check "the command" grep -qF 'Command: `make bench ARGS="--repeat 3"`' <<<"$out"
 check "cross-boot note for the overhead part" grep -q "compares two boots" <<<"$out"
-check "lock base row" grep -qE '\| ext off +\| ops/s ↑ +\| 100 +\| 100–100 +\| base +\| 1/2 ' <<<"$out"
-check "median, spread and ratio of ext on" \
-	grep -qE '\| ext on, 5 µs +\| ops/s ↑ +\| 200 +\| 100–300 +\| ×2\.00 +\| 3/3 ' <<<"$out"
-check "grants shown where nonzero" grep -qE '\| +\| grants +\| 6 +\| 5–7 ' <<<"$out"
+check "lock base row" grep -qE '\| ext off +\| ops/s ↑ +\| 100 +\| 100–100 +\| 100–100 +\| base +\| +\| 1/2 ' <<<"$out"
+check "median, IQR, spread, ratio and rank test of ext on" \
+	grep -qE '\| ext on, 5 µs +\| ops/s ↑ +\| 200 +\| 150–250 +\| 100–300 +\| ×2\.00 +\| – +\| 3/3 ' <<<"$out"
+check "grants shown where nonzero" grep -qE '\| +\| grants +\| 6 +\| [^|]+\| 5–7 ' <<<"$out"
 check "a null metric is left out" test -z "$(row 'ext on, 5' 'wait p99')"
 check "skipped row says why" grep -qE '\| ext on, 50 µs +\| skipped: no knob' <<<"$out"
 check "rows in the documented order" \
@@ -55,16 +58,16 @@ check "rows in the documented order" \
 check "ext_available=false warned" grep -q "ext_available=false in 1 run" <<<"$out"
 check "failed run warned" grep -q "ext off: 1 run(s) failed" <<<"$out"
 check "overhead ratio vs stock" \
-	grep -qE '\| patched, module not loaded \[release\] +\| hackbench s ↓ +\| 6 +\| [^|]+\| ×2\.00 ' <<<"$out"
+	grep -qE '\| patched, module not loaded \[release\] +\| hackbench s ↓ +\| 6 +\| [^|]+\| [^|]+\| ×2\.00 ' <<<"$out"
 
 check "fork rate beside the unloaded module" \
-	grep -qE '\| module loaded, burst on \[release\] +\| forks/s, deep chain ↑ +\| 450 +\| [^|]+\| ×0\.90 ' <<<"$out"
+	grep -qE '\| module loaded, burst on \[release\] +\| forks/s, deep chain ↑ +\| 450 +\| [^|]+\| [^|]+\| ×0\.90 ' <<<"$out"
 check "two tools in one repeat are one run" \
 	grep -qE '\| patched, module not loaded \[release\] +\| hackbench s ↓ .*\| 1/1 +\|$' <<<"$out"
 check "the overhead part names the fork loop's depth" \
 	grep -qF -- "fork_loop --depth 1000" <<<"$out"
 check "pinned wakeup of the idle module against unloaded" \
-	grep -qE '\| module loaded, idle \[release\] +\| pinned wakeup p50 µs ↓ +\| 5\.50 +\| [^|]+\| ×1\.10 ' <<<"$out"
+	grep -qE '\| module loaded, idle \[release\] +\| pinned wakeup p50 µs ↓ +\| 5\.50 +\| [^|]+\| [^|]+\| ×1\.10 ' <<<"$out"
 check "the overhead part quotes the pinned wakeup its boot ran" \
 	grep -qF -- "; taskset -c 0 wakeup_lat --workers 1, nothing else" <<<"$out"
 
@@ -76,7 +79,7 @@ check "results from before the boot line quoted it: no command made up" \
 grep -v '"stock' "$f" > "$f.2"
 out=$("$py" "$top/scripts/bench-report.py" "$f.2" 2>&1)
 check "without stock: base is the unloaded module" \
-	grep -qE '\| patched, module not loaded \[release\] +\| hackbench s ↓ +\| 6 +\| [^|]+\| base ' <<<"$out"
+	grep -qE '\| patched, module not loaded \[release\] +\| hackbench s ↓ +\| 6 +\| [^|]+\| [^|]+\| base ' <<<"$out"
 
 : > "$f.2"
 check_fails "no results: exit status" "$py" "$top/scripts/bench-report.py" "$f.2"
@@ -94,35 +97,46 @@ for bad in "--parts lock,bogus" "--repeat 0" "--out" "--parts bore"; do
 	check_eq "bench.sh $bad: exit status 2" 2 "$?"
 	check "bench.sh $bad: says why" grep -q "^bench.sh: " <<<"$err"
 done
-# The wakeup probe's options: bad ones fail before anything is built.
-for bad in "--bogus" "--reps" "--reps 0" "--duration 1.5" "--pin x" \
-	"--cpus" "--cpus 0" "--cpus two" "--pin 2" "--cpus 4 --pin 4" \
-	"--places bogus" "--configs ''" "--order" "--order random"; do
-	err=$(eval "\"\$top/scripts/burst-probe.sh\" $bad" 2>&1 >/dev/null)
-	check_eq "burst-probe.sh $bad: exit status 2" 2 "$?"
-	check "burst-probe.sh $bad: says why" grep -q "^burst-probe.sh: " <<<"$err"
+# The probe's options (the old scripts/burst-probe.sh's): bad ones fail
+# before anything is installed or built, and say why.
+for bad in "--pin x" "--cpus" "--cpus 0" "--cpus two" "--pin 2" \
+	"--cpus 4 --pin 4" "--places bogus" "--configs ''" "--order" \
+	"--order random" "--configs ndz" "--configs on+hrtick" \
+	"--configs on,on" "--configs on+burst/x=1+burst/x=2"; do
+	err=$(eval "\"\$top/scripts/bench.sh\" $bad" 2>&1 >/dev/null)
+	check_eq "bench.sh $bad: exit status 2" 2 "$?"
+	check "bench.sh $bad: says why" grep -q "^bench.sh: " <<<"$err"
 done
+check "bench.sh --configs: a bad configuration is named" \
+	grep -q "'ndz': starts with 'ndz', not off or on" \
+	<<<"$("$top/scripts/bench.sh" --configs off,ndz 2>&1 >/dev/null)"
 check "bench.sh --help lists every option" bash -c \
-	'h=$("$1" --help); for o in --quick --icount --repeat --duration --parts --json --out --kernel --bin; do
+	'h=$("$1" --help); for o in --quick --icount --repeat --duration --parts --json --out --kernel --bin \
+		--configs --places --pin --order --cpus --results-md probe on+burst/penalty_scale=40; do
 		grep -q -- "$o" <<<"$h" || exit 1; done' _ "$top/scripts/bench.sh"
+check "the burst probe is make bench's, not a script of its own" \
+	test ! -e "$top/scripts/burst-probe.sh" -a ! -e "$top/scripts/burst-probe-guest.sh"
 
-# The points file: six fields, unique ids and labels per part, bases and
-# kernels and placements that exist.
+# The points file: seven fields, unique ids and labels per part, bases and
+# kernels and placements that exist, configurations that parse.
 check "scripts/bench-points is consistent" "$py" - "$top/scripts/bench-points" <<'PY'
 import sys
+sys.path.insert(0, sys.argv[1].rsplit("/", 1)[0])
+import benchlib
 parts = {}
 for n, line in enumerate(open(sys.argv[1]), 1):
     if not line.strip() or line.startswith("#"):
         continue
     f = line.rstrip("\n").split("\t")
-    assert len(f) == 6, "line %d: %d fields" % (n, len(f))
-    part, pid, kernel, base, place, label = f
+    assert len(f) == 7, "line %d: %d fields" % (n, len(f))
+    part, pid, kernel, base, place, config, label = f
     assert kernel in ("sliceext", "mainline", "stock", "bore"), "line %d" % n
     assert place in ("same", "autogroup", "cgroup", "-"), "line %d" % n
+    benchlib.parse_config(config)
     parts.setdefault(part, []).append(f)
 for part, rows in parts.items():
     ids = [r[1] for r in rows]
-    labels = [r[5] for r in rows]
+    labels = [r[6] for r in rows]
     assert len(set(ids)) == len(ids), "%s: duplicate id" % part
     assert len(set(labels)) == len(labels), "%s: duplicate label" % part
     for r in rows:
@@ -153,11 +167,11 @@ check "icount boots explained" grep -q "icount boots: .*instructions executed" <
 check "each part says its modes" \
 	grep -qF '**a) lock table** (multi-threaded TCG, icount)' <<<"$out"
 check "mainline rows against mainline's own ext off" \
-	grep -qE '\| mainline 7\.3, ext on, 5 µs +\| ops/s ↑ +\| 120 +\| [^|]+\| ×1\.50 ' <<<"$out"
+	grep -qE '\| mainline 7\.3, ext on, 5 µs +\| ops/s ↑ +\| 120 +\| [^|]+\| [^|]+\| ×1\.50 ' <<<"$out"
 check "sliceext rows against sliceext's ext off" \
-	grep -qE '\| ext on, 5 µs +\| ops/s ↑ +\| 150 +\| [^|]+\| ×1\.50 ' <<<"$out"
+	grep -qE '\| ext on, 5 µs +\| ops/s ↑ +\| 150 +\| [^|]+\| [^|]+\| ×1\.50 ' <<<"$out"
 check "a placement row against its placement's base" \
-	grep -qE '\| burst on, load in another cpu cgroup +\| latency p50 µs ↓ +\| 100 +\| [^|]+\| ×0\.25 ' <<<"$out"
+	grep -qE '\| burst on, load in another cpu cgroup +\| latency p50 µs ↓ +\| 100 +\| [^|]+\| [^|]+\| ×0\.25 ' <<<"$out"
 check "the notes name every base" \
 	grep -qF '"burst off, load in another cpu cgroup" for "burst on, load in another cpu cgroup"' <<<"$out"
 check "histogram: a column per kernel and length" \
@@ -182,7 +196,7 @@ fi
 sed -n '/"meta":"boot","kernel":"release"/,/"part":"hist"/p' "$t/r.jsonl" > "$t/boot2.jsonl"
 out=$("$py" "$top/scripts/bench-report.py" "$t/r.jsonl" "$t/boot2.jsonl" 2>&1)
 check "pooled boots: runs of both counted" \
-	grep -qE '\| ext off +\| ops/s ↑ +\| 100 +\| 100–100 +\| base +\| 4/4 ' <<<"$out"
+	grep -qE '\| ext off +\| ops/s ↑ +\| 100 +\| 100–100 +\| 100–100 +\| base +\| +\| 4/4 ' <<<"$out"
 check "pooled boots: one line for two alike" \
 	grep -qF -- '- 2 boots: kernel `6.12.0-sliceext` (release, multi-threaded TCG)' <<<"$out"
 check "pooled boots: a single one says Boot" \
@@ -213,4 +227,9 @@ check_eq "bench-hist.py trace: cancels and expiries, re-armed ones unended" \
 check_fails "bench-hist.py without arguments fails" "$py" "$top/scripts/bench-hist.py"
 "$py" "$top/scripts/bench-hist.py" bogus >/dev/null 2>&1
 check_eq "bench-hist.py bad usage: exit status 2" 2 "$?"
+
+# The unit tests, a TAP line each.
+"$py" "$top/tests/host/bench_report_test.py"
+rc=$?
+[ "$rc" = 0 ] || tap_failed=$((tap_failed + 1))
 tap_done

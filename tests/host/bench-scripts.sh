@@ -137,6 +137,149 @@ SLICEEXT_CACHE=$t/cache CALLS=$t/calls "$t/top/scripts/bench.sh" \
 check_eq "bench.sh --parts latency: asks kernel.sh for the release kernel" \
 	"kernel release" "$(grep '^kernel ' "$t/calls")"
 
+# ---- bench.sh: the probe's options reach the guest; the run's records -------
+
+# A vm.sh that records its call and leaves, as a guest would, a boot line
+# and one run in its --out directory.
+cat > "$t/top/scripts/vm.sh" <<'EOF'
+#!/bin/sh
+echo "vm $*" >> "$CALLS"
+while [ $# -gt 0 ]; do
+	[ "$1" = --out ] && out=$2
+	shift
+done
+mkdir -p "$out"
+cat > "$out/bench.jsonl" <<'EOT'
+{"meta": "boot", "schema": 2, "kernel": "release", "mode": "tcg", "uname": "6.12.0-x", "nproc": 2, "repeat": 1, "duration": 1, "parts": "probe"}
+{"part": "probe", "point": "off, hogs in its session", "point_id": "same:off", "kernel": "release", "repeat": 1, "config": "off", "placement": "same", "tool": "wakeup_lat", "lat_p99_us": 100.0}
+EOT
+EOF
+: > "$t/calls"
+mkdir -p "$t/rel"
+printf 'KVER=6.12.0-x\nKBUILD=/nonexistent\n' > "$t/rel/env"
+ln -s "$top/patches" "$t/top/patches"
+SLICEEXT_CACHE=$t/cache SLICEEXT_KDIR=$t/rel CALLS=$t/calls \
+	"$t/top/scripts/bench.sh" --parts probe --bin "$t/benchbin" \
+	--configs 'off on+burst/penalty_scale=40' --places same,cgroup --pin 1 \
+	--order given --cpus 3 --repeat 1 --duration 1 --out "$t/bench-out" \
+	--results-md "$t/docs/results.md" >/dev/null 2>"$t/err"
+check_eq "bench.sh --parts probe: exit 0" 0 "$?"
+sed 's/^/# /' "$t/err" | tail -n 5
+check_eq "bench.sh --parts probe: one boot, of the release kernel" 1 \
+	"$(grep -c "^vm .* $t/rel -- " "$t/calls")"
+check "the boot has the vCPUs asked for" grep -q -- "--cpus 3 " "$t/calls"
+check "the guest gets the probe's part and options" grep -qE -- \
+	"--parts probe .*--configs off on\+burst/penalty_scale=40 --places same cgroup --order given --pin 1" \
+	"$t/calls"
+check "results.jsonl starts with the host line, schema 2, the series" \
+	"$py" -c 'import json, sys; h = json.loads(open(sys.argv[1]).readline())
+assert h["meta"] == "host" and h["schema"] == 2, h
+assert len(h["series_hash"]) == 12 and h["series_patches"] > 0, h
+assert h["kernels"] == {"release": "rel"}, h
+assert h["command"] == "scripts/bench.sh --parts probe --bin " + sys.argv[2] + \
+	" --configs off\\ on+burst/penalty_scale=40 --places same,cgroup --pin 1" \
+	" --order given --cpus 3 --repeat 1 --duration 1 --out " + sys.argv[3] + \
+	" --results-md " + sys.argv[4], h["command"]' \
+	"$t/bench-out/results.jsonl" "$t/benchbin" "$t/bench-out" "$t/docs/results.md"
+check "the table in report.md" grep -q "off, hogs in its session" "$t/bench-out/report.md"
+check "--results-md: the probe's section" grep -q "^## Wakeup probe" "$t/docs/results.md"
+
+# ---- bench-guest.sh against a made-up kernel -------------------------------
+
+# Its knobs and features under a tree of our own (SLICEEXT_BENCH_ROOT:
+# nothing under / is read or written), tools that print the knobs they
+# ran under, and a points file of a few rows.
+g=$t/guest
+R=$g/root
+dbg=$R/sys/kernel/debug
+mkdir -p "$R/sys/module/sliceext" "$dbg/sliceext/burst" "$dbg/sliceext/ext" \
+	"$dbg/sched" "$g/bin"
+for k in burst/enabled=1 burst/penalty_scale=1536 burst/wakeup_half_slice=1 \
+	ext/enabled=1 ext/slice_ext_nsec=5000; do
+	echo "${k#*=}" > "$dbg/sliceext/${k%%=*}"
+done
+echo 1.2.3 > "$dbg/sliceext/version"
+printf '0 1 3\n' > "$dbg/sliceext/ext/hist"
+printf 'granted 1\n' > "$dbg/sliceext/ext/stats"
+echo "GENTLE NO_HRTICK" > "$dbg/sched/features"
+for tool in lock_table wakeup_lat compute syscall_loop fork_loop; do
+	cat > "$g/bin/$tool" <<EOF
+#!/bin/sh
+echo "$tool: human text"
+printf '{"tool": "$tool", "args": "%s", "burst": %s, "scale": %s, "slice": %s, "features": "%s", "lat_p99_us": 1.0}\n' \
+	"\$*" "\$(cat $dbg/sliceext/burst/enabled)" \
+	"\$(cat $dbg/sliceext/burst/penalty_scale)" \
+	"\$(cat $dbg/sliceext/ext/slice_ext_nsec)" "\$(cat $dbg/sched/features)"
+EOF
+done
+printf '#!/bin/sh\ntrap "exit 0" TERM\nsleep 30 & wait\n' > "$g/bin/load"
+printf '#!/bin/sh\necho "Time: 0.25"\n' > "$g/bin/hackbench"
+chmod +x "$g"/bin/*
+printf '%s\n' \
+	"lock	ext_off	sliceext	-	same	off	ext off" \
+	"lock	hrtick_on_50	sliceext	ext_off	same	on+ext/slice_ext_nsec=50000+sched/features=HRTICK	HRTICK on, ext on, 50 µs" \
+	"latency	on_nope	sliceext	-	same	on+burst/nope=0	burst on, nope 0" \
+	"overhead	unloaded	sliceext	-	-	-	patched, module not loaded" \
+	"overhead	burst	sliceext	unloaded	-	on	module loaded, burst on" \
+	"hist	ext_on_5	sliceext	-	same	on+ext/slice_ext_nsec=5000	6.12 + sliceext, 5 µs" \
+	> "$g/points"
+guest() {
+	PATH="$g/bin:$PATH" SLICEEXT_BENCH_ROOT=${R:?} SLICEEXT_BENCH_POINTS=$g/points \
+		"$top/scripts/bench-guest.sh" --ko "$g/sliceext.ko" --bin "$g/bin" \
+		--kernel release --repeat 2 --duration 1 --results "$g/out.jsonl" "$@"
+}
+guest --parts lock,latency,overhead,probe --configs off,on+burst/penalty_scale=40 \
+	--places same > "$g/log" 2>&1
+rc=$?
+check_eq "bench-guest.sh on a made-up kernel: exit 0" 0 "$rc"
+[ "$rc" = 0 ] || sed 's/^/# /' "$g/log" | grep -iv '^# *[a-z].* #[0-9]*: {' | head -n 20
+# q PYTHON-CONDITION: holds for the records r (a list) of out.jsonl.
+q() {
+	"$py" -c 'import json, sys
+r = [json.loads(l) for l in open(sys.argv[1])]
+def one(part, pid, n=1, **kw):
+    return [x for x in r if x.get("part") == part and x.get("point_id") == pid
+            and x.get("repeat") == n and all(x.get(k) == v for k, v in kw.items())][0]
+assert eval(sys.argv[2]), sys.argv[2]' "$g/out.jsonl" "$1"
+}
+check "every line is JSON; the boot line first" q 'r[0]["meta"] == "boot" and r[0]["schema"] == 2'
+check "the module's version recorded" q '{"meta": "module", "kernel": "release", "version": "1.2.3"} in r'
+check "every record has its configuration and placement" \
+	q 'all("config" in x and "placement" in x for x in r if "part" in x)'
+check "ext off: no --ext, burst off" \
+	q 'one("lock", "ext_off")["burst"] == 0 and "--ext" not in one("lock", "ext_off")["args"]'
+check "HRTICK, ext on, 50 µs: --ext, the length and the feature set" \
+	q '"--ext" in (x := one("lock", "hrtick_on_50"))["args"] and x["slice"] == 50000 and x["features"] == "HRTICK"'
+check "the next point starts from the snapshot" \
+	q '(x := one("lock", "ext_off", 2))["slice"] == 5000 and x["features"] == "NO_HRTICK"'
+check "a missing knob: the point skipped, once, saying which" \
+	q '[x["skipped"] for x in r if x.get("point_id") == "on_nope"] == ["no /sys/kernel/debug/sliceext/burst/nope"]'
+check "the histogram run recorded bench-hist.py's object" \
+	q 'one("hist", "ext_on_5")["hist"] == [] and one("hist", "ext_on_5")["config"] == "on+ext/slice_ext_nsec=5000"'
+check "hackbench's time, through bench-record.py" \
+	q 'one("overhead", "unloaded", tool="hackbench")["hackbench_s"] == 0.25'
+check "overhead, burst on: burst on for its tools" \
+	q 'one("overhead", "burst", tool="fork_loop")["burst"] == 1'
+check "probe: the futex and timer probe, its arguments" \
+	q 'one("probe", "same:off")["args"].startswith("--message-threads 1 --workers 1 --work-us 200 --interval-us 1000 ")'
+check "probe: on+burst/penalty_scale=40 sets both" \
+	q '(x := one("probe", "same:on+burst/penalty_scale=40"))["burst"] == 1 and x["scale"] == 40'
+check "probe: off after it starts from the snapshot" \
+	q '(x := one("probe", "same:off", 2))["burst"] == 0 and x["scale"] == 1536'
+check "probe: alternate order, each configuration first once" \
+	q '[one("probe", "same:off", n)["position"] for n in (1, 2)] == [1, 2]'
+check "the boot line records the probe" \
+	q 'r[0]["probe_configs"] == "off on+burst/penalty_scale=40" and r[0]["probe_hogs"] == 4'
+check_eq "the knobs as they were at the end" "1 1536 5000 NO_HRTICK" \
+	"$(cat "$dbg/sliceext/burst/enabled" "$dbg/sliceext/burst/penalty_scale" \
+		"$dbg/sliceext/ext/slice_ext_nsec" "$dbg/sched/features" | xargs)"
+check "bench-report.py reads what it wrote" \
+	"$py" "$top/scripts/bench-report.py" --points "$g/points" "$g/out.jsonl"
+: > "$g/out.jsonl"
+guest --parts probe --configs off,ndz > "$g/log" 2>&1
+check_eq "bench-guest.sh --configs ndz: exit status 2" 2 "$?"
+check_eq "and writes nothing" "" "$(cat "$g/out.jsonl")"
+
 # ---- kernel.sh bore --------------------------------------------------------
 
 for patch in '' "$t/missing.patch"; do
