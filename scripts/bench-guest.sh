@@ -255,7 +255,7 @@ stop_load() {
 	wait "$load_pid" 2>/dev/null
 	load_pid=
 }
-trap 'stop_load' EXIT
+trap 'stop_load; rm -rf "${state%/*}"' EXIT
 
 # Bring the module in, once; MOD_WHY says why it is not there.
 mod_why=
