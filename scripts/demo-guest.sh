@@ -8,8 +8,9 @@
 #     4 hogs per CPU): the slice extension off, on at 5 us, on at 50 us;
 #   wakeup latency (wakeup_lat under 2 hogs and 1 forker per CPU): burst
 #     off and on.
-# Each run writes the tool's --json to OUT/NAME-ROW-N.json, which
-# scripts/demo-report.py reads on the host.
+# Each run writes the tool's --json to OUT/PART-ROW-N.json, which
+# scripts/demo-report.py reads on the host (OUT under /out, the share
+# scripts/vm.sh gives back).
 #
 # Usage: scripts/demo-guest.sh KO BIN OUT [RUNS] [SECONDS]
 #   BIN holds ext_grant, sliceext, lock_table, wakeup_lat and load.

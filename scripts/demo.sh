@@ -27,7 +27,8 @@ else
 fi
 . "$kdir/env"
 
-# Not under /tmp: the guest mounts its own tmpfs there.
+# Not under /tmp: the guest mounts its own tmpfs there. The guest writes
+# its results to /out, which is the host's $work/vm.
 cache=$(sliceext_cache)
 mkdir -p "$cache/runs"
 work=$(mktemp -d "$cache/runs/demo.XXXXXX")
@@ -49,7 +50,7 @@ mkdir -p "$last"
 rc=0
 "$top/scripts/vm.sh" --timeout 900 --out "$work/vm" "$kdir" -- \
 	"$top/scripts/demo-guest.sh" "$work/sliceext.ko" "$work/bin" \
-	"$work/vm/results" "$runs" "$secs" || rc=$?
+	/out/results "$runs" "$secs" || rc=$?
 if [ -d "$work/vm/results" ]; then
 	cp -r "$work/vm/results" "$last/"
 	echo
