@@ -108,7 +108,7 @@ load_hogs=$((2 * ncpu)) load_forkers=$ncpu
 fork_depth=1000
 # Its pinned wakeup (run under taskset -c 0), as the boot's line records it.
 pinned_wakeup=(--message-threads 1 --workers 1 --work-us 200 --interval-us 1000)
-# The probe (docs/burst.md): a task woken every millisecond by a timer,
+# The probe (docs/design.md): a task woken every millisecond by a timer,
 # which wakes one worker through a futex for 200 µs of work; both wakeups
 # are measured. Beside two CPU hogs per CPU, no forkers.
 probe_args=(--message-threads 1 --workers 1 --work-us 200 --interval-us 1000)
@@ -536,7 +536,7 @@ part_compute() {
 
 # The configurations of round R: with --order alternate, each runs first
 # in every other round (a configuration's runs can depend on the one
-# before them: docs/burst.md).
+# before them: docs/log/2026-12-07-burst-notebook.md).
 round_configs() {	# R
 	# shellcheck disable=SC2086 # a list of words
 	if [ "$order" = alternate ] && [ $(($1 % 2)) -eq 0 ]; then

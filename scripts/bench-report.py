@@ -140,7 +140,7 @@ SECTIONS = {
 TAGS = {"part", "point", "point_id", "repeat", "kernel", "tool", "skipped",
         "error", "what", "config", "placement", "position"}
 MODES = {"tcg": "multi-threaded TCG", "icount": "icount"}
-# The probe's "fast" runs: p99 within this (docs/burst.md).
+# The probe's "fast" runs: p99 within this (docs/log/2026-12-07-burst-notebook.md).
 FAST_P99_US = 40
 
 
@@ -1078,7 +1078,7 @@ def print_report(res, a, command):
               "is instructions executed, 1 ns each, so runs repeat exactly "
               "whatever the host does; every instruction costs the same and "
               "caches and memory are free, so these are not hardware numbers "
-              "either (docs/benchmarks.md)." % vcpus)
+              "either (docs/development.md)." % vcpus)
     print("- Command: `%s`" % command)
     if host.get("date"):
         print("- Run: %s on %s (%s host CPUs), %s" % (

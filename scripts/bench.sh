@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# sliceext's benchmarks (README: "make bench", docs/benchmarks.md): build
+# sliceext's benchmarks ("make bench", docs/results.md): build
 # the release kernel (patched, no debug options), the stock kernel (same
 # source and config, unpatched), mainline 7.3 (its own slice extension),
 # the module and tools/bench; boot each kernel under QEMU and run its
@@ -157,7 +157,7 @@ if has_part bore && [ -z "${SLICEEXT_BORE_KDIR:-}" ] &&
 	[ ! -f "${SLICEEXT_BORE_PATCH:-}" ]; then
 	echo "bench.sh: --parts bore needs SLICEEXT_BORE_PATCH, BORE's patch" \
 		"for 6.12, or SLICEEXT_BORE_KDIR, a kernel built with it" \
-		"(docs/benchmarks.md)" >&2
+		"(docs/development.md)" >&2
 	exit 2
 fi
 # The probe's configurations and placements, checked before anything is

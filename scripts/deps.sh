@@ -19,8 +19,8 @@ build_pkgs="build-essential flex bison bc libelf-dev libssl-dev cpio
 	    sparse git"
 vm_pkgs="qemu-system-x86 udev busybox-static trace-cmd procps util-linux"
 test_pkgs="$vm_pkgs rt-tests stress-ng gcc-multilib"
-# make bench's pictures (scripts/bench-report.py --svg)
-bench_pkgs="python3-matplotlib"
+# make bench's pictures and rank tests (scripts/bench-report.py)
+bench_pkgs="python3-matplotlib python3-scipy"
 src_pkg=linux-source-6.12
 package_pkgs="build-essential debhelper dh-dkms dpkg-dev fakeroot lintian
 	      zlib1g-dev dkms"
