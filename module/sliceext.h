@@ -174,8 +174,9 @@ extern struct sliceext_knob sliceext_knobs[SLICEEXT_KNOB_NR];
 
 /*
  * Root of /sys/kernel/debug/sliceext/, valid between init and exit; NULL
- * when debugfs is unavailable (debugfs=off, lockdown), where every
- * debugfs call below is a no-op and the module parameters remain.
+ * when debugfs is unavailable (debugfs=off, CONFIG_DEBUG_FS=n), where
+ * every debugfs call below is a no-op and the module parameters remain.
+ * Lockdown leaves the tree but refuses to open its writable files.
  */
 extern struct dentry *sliceext_debugfs_root;
 

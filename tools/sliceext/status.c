@@ -57,8 +57,9 @@ static const char *config_answer(const char **where)
 
 /*
  * Whether the running kernel has the core patch. The prctl decides: a
- * stock kernel does not know option 79 (EINVAL); a patched one without
- * the module answers ENOTSUPP, one without an rseq area ENXIO.
+ * stock kernel does not know option 79 (EINVAL); a patched one answers
+ * ENOTSUPP while the module is not loaded, and the module answers GET
+ * whatever its knobs say.
  */
 static bool core_patch(char *how, size_t size)
 {
@@ -72,8 +73,6 @@ static bool core_patch(char *how, size_t size)
 		answer = "served";
 	} else if (errno == ENOTSUPP) {
 		answer = "answers ENOTSUPP: not served now";
-	} else if (errno == ENXIO) {
-		answer = "answers ENXIO: no rseq area";
 	} else {
 		answer = errno == EINVAL ? "unknown to this kernel" : strerror(errno);
 		patched = false;
