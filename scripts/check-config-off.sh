@@ -14,11 +14,14 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 kdir=$1 work=$2
 objs="kernel/sched/core.o kernel/sched/fair.o kernel/sched/build_utility.o
       kernel/rseq.o kernel/sys.o kernel/fork.o fs/binfmt_elf.o
-      kernel/entry/common.o arch/x86/entry/common.o"
+      kernel/entry/common.o arch/x86/entry/common.o
+      kernel/futex/core.o kernel/futex/syscalls.o kernel/futex/pi.o
+      kernel/futex/requeue.o kernel/futex/waitwake.o"
 # Syscall 471 gets a table slot either way; with the option off it is
 # COND_SYSCALL's -ENOSYS stub, which is what stock 6.12 answers too. These
 # objects must build but cannot be byte-identical.
-build_only="kernel/sys_ni.o arch/x86/entry/syscall_64.o"
+build_only="kernel/sys_ni.o arch/x86/entry/syscall_64.o
+	    arch/x86/entry/syscall_32.o"
 
 export CCACHE_DIR=${SLICEEXT_CACHE:-${HOME:-/root}/.cache/sliceext}/ccache
 
