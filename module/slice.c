@@ -43,7 +43,7 @@
 #include "sliceext_trace.h"
 #include "slice.h"
 
-bool slice_draining;
+bool sliceext_slice_draining;
 
 struct slice_cpu {
 	struct hrtimer		timer;
@@ -346,7 +346,7 @@ static void slice_drain_cpu(void *unused)
  */
 void sliceext_slice_stop(void)
 {
-	WRITE_ONCE(slice_draining, true);
+	WRITE_ONCE(sliceext_slice_draining, true);
 	/* Pairs with slice_published(): it sees draining, or we see it. */
 	smp_mb();
 	on_each_cpu(slice_drain_cpu, NULL, 1);

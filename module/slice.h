@@ -13,7 +13,7 @@
 #include "sliceext.h"
 
 /* Set while unloading: no new grants, no new opt-ins. */
-extern bool slice_draining;
+extern bool sliceext_slice_draining;
 
 static inline struct sliceext_slice *slice_of(struct task_struct *t)
 {
@@ -22,7 +22,7 @@ static inline struct sliceext_slice *slice_of(struct task_struct *t)
 
 static inline bool slice_closed(void)
 {
-	return !sliceext_knob(ext, enabled) || READ_ONCE(slice_draining);
+	return !sliceext_knob(ext, enabled) || READ_ONCE(sliceext_slice_draining);
 }
 
 static inline struct rseq_slice_ctrl __user *

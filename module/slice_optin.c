@@ -31,14 +31,14 @@
  * @t's rseq area shows our status bits now (registration, prctl, fork).
  * If unloading began meanwhile, its walk may have missed @t: have @t undo
  * it on its way to user space. Pairs with the barrier between setting
- * slice_draining and that walk.
+ * sliceext_slice_draining and that walk.
  */
 static void slice_published(struct task_struct *t)
 {
 	slice_of(t)->published = 1;
-	/* Order the opt-in before reading slice_draining. */
+	/* Order the opt-in before reading sliceext_slice_draining. */
 	smp_mb();
-	if (READ_ONCE(slice_draining)) {
+	if (READ_ONCE(sliceext_slice_draining)) {
 		WRITE_ONCE(slice_of(t)->forget, 1);
 		set_tsk_thread_flag(t, TIF_NOTIFY_RESUME);
 	}
