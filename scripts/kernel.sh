@@ -35,7 +35,11 @@ set -euo pipefail
 
 flavour=${1:-test}
 cached_only=0
-[ "${2:-}" = --cached ] && cached_only=1
+case ${2:-} in
+'') ;;
+--cached) cached_only=1 ;;
+*) echo "usage: $0 [test|release|stock|bore|mainline] [--cached]" >&2; exit 2 ;;
+esac
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/lib.sh"
 cache=$(sliceext_cache)
