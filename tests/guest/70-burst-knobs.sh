@@ -4,11 +4,11 @@
 # burst/ knobs and files: defaults and ranges of module/knob_list.h
 # (docs/user-guide.md, "Knobs"), every malformed or out-of-range write
 # fails with EINVAL and keeps the value, non-root writes are refused. The
-# seven knobs issue 44 cut (their rules are fixed:
-# group_placement off, scored_slice_ns gone with its hook, the others on
-# with burst/enabled) have no debugfs file and no module parameter; a load
-# that still names one is the kernel's to judge, which ignores a parameter
-# a module lacks, logs it and loads the module.
+# seven knobs the knob review cut (docs/log/2026-12-07-burst-knob-review.md;
+# their rules are fixed: group_placement off, scored_slice_ns gone with its
+# hook, the others on with burst/enabled) have no debugfs file and no
+# module parameter; a load that still names one is the kernel's to judge,
+# which ignores a parameter a module lacks, logs it and loads the module.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/lib.sh"
 

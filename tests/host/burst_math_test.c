@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Host unit test of module/burst_math.c, the burst-aware scheduling
- * arithmetic (SPEC section 4). Built and run by burst-math.sh; prints TAP.
+ * arithmetic (docs/design.md, "The burst score"). Built and run by
+ * burst-math.sh; prints TAP.
  * Every expected value is worked out by hand in the comment next to it,
  * from the formulas in burst_math.h, not by running the code under test.
  *

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lock_table - the RFC's "lock table test": threads updating a shared
- * table under a user-space spinlock, optionally asking for time slice
- * extensions around the critical section.
+ * lock_table - the "lock table test" (docs/tools.md): threads updating a
+ * shared table under a user-space spinlock, optionally asking for time
+ * slice extensions around the critical section.
  *
  * The slice extension exists for exactly this: when the scheduler
  * preempts a thread that holds a user-space spinlock, every thread that
