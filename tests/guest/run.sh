@@ -16,8 +16,11 @@ rc=0
 for t in "${tests[@]}"; do
 	echo "# guest/$t"
 	limit=$(sed -n 's/^# timeout: \([0-9][0-9]*\)$/\1/p' "$t")
+	start=$SECONDS
 	timeout "${limit:-600}" "./$t"
-	case $? in
+	status=$?
+	echo "# guest/$t took $((SECONDS - start)) s"
+	case $status in
 	0) ;;
 	# Killed mid-way, it printed no failure of its own.
 	124) echo "not ok - $t ran past its ${limit:-600} s limit"; rc=1 ;;
