@@ -11,8 +11,9 @@
 # ended and no hook is left:
 #   requested = granted + denied,  granted = expired + revoked + yielded + aborted
 # The requesting programs must survive every unload without a signal.
-# modprobe itself runs at nice -10: at nice 0 beside some 90 busy tasks,
-# its own start-up took two thirds of each round (14 s of guest time),
+# The load runs at nice 0, this script and its modprobes at nice -20:
+# beside some 90 busy tasks, modprobe's own start-up took two thirds of
+# each round at nice 0 (14 s of guest time) and still 6 s at nice -10,
 # while what it does in the kernel, under load, is what is tested.
 #
 # A boot of its own (tests/run), with single-threaded TCG: multi-threaded
@@ -40,13 +41,14 @@ pids=()
 chrt --reset-on-fork --rr 10 bash -c \
 	'while :; do /bin/true; /bin/sleep 0.01; done' & pids+=($!)
 sleep 1
+renice -n -20 -p $$ > /dev/null
 
 dmesg -C
 bad=0
 start=$SECONDS
 for i in $(seq "$rounds"); do
-	nice -n -10 modprobe -r sliceext || { bad=$i; break; }
-	nice -n -10 modprobe sliceext || { bad=$i; break; }
+	modprobe -r sliceext || { bad=$i; break; }
+	modprobe sliceext || { bad=$i; break; }
 	sleep 0.05
 	# Progress, so a run cut short by the time limit shows its rate.
 	[ $((i % 10)) -ne 0 ] || echo "# round $i/$rounds after $((SECONDS - start)) s"
