@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# burst/group_keep (patch 0012's group_keep hook): a thread that wakes a
+# burst/group_keep (patch 0010's group_keep hook): a thread that wakes a
 # worker of its own process every millisecond on one CPU, beside a hog of
 # another cpu cgroup there. A wakeup that preempts the waker for its
 # worker is asked about when their group's entity (a cpu cgroup's, or a

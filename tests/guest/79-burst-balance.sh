@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# What the load balancer asks of the module (patch 0010): three hogs and
+# What the load balancer asks of the module (patch 0009): three hogs and
 # four tasks that run about a millisecond and sleep another, free on both
 # CPUs, keep the balancer moving tasks between them. Four more such
 # tasks are woken through pipes by a thread bound to CPU 0.

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The balancer's rule of patch 0010 (on with burst scheduling) where the
+# The balancer's rule of patch 0009 (on with burst scheduling) where the
 # load balancer has more than one level: four vCPUs in two sockets, so
 # CPU 0 balances within its socket and across the package. Hogs in one
 # cpu cgroup run on every CPU; eight tasks that run and sleep a
