@@ -75,7 +75,7 @@ mainline_pkg=$SLICEEXT_MAINLINE_PKG
 
 if [ "$flavour" = mainline ]; then
 	[ -z "${KSRC:-}" ] || { log "KSRC is for the 6.12 flavours, not mainline"; exit 2; }
-	"$top/scripts/deps.sh" build >&2
+	"$top/scripts/deps.sh" kernel >&2
 	deb=$(mainline_deb "$cache") || exit 1
 	src_id="deb:$mainline_pkg:$(dpkg-deb -f "$deb" Version)"
 	series=7.3
@@ -85,7 +85,7 @@ elif [ -n "${KSRC:-}" ]; then
 	src_id="$src_id:$(cd "$KSRC" && find . -path ./.git -prune -o -type f \
 		-newer Makefile -print 2>/dev/null | wc -l)"
 else
-	"$top/scripts/deps.sh" build >&2
+	"$top/scripts/deps.sh" kernel >&2
 	src_id="deb:$(dpkg-query -W -f='${Version}' linux-source-6.12)"
 fi
 

@@ -32,6 +32,9 @@ check_eq "right after loading, every weight matches its score" "" "$(stale_weigh
 hog 0; h1=$!
 hog 0; h2=$!
 (while :; do /bin/true; done) & forker=$!
+# This shell and its modprobes at nice -20, the load at 0: at 0, the
+# modprobes' own start-up beside the load took most of the test's time.
+renice -n -20 -p $$ > /dev/null
 stale=
 for i in $(seq 10); do
 	modprobe -r sliceext
@@ -39,6 +42,7 @@ for i in $(seq 10); do
 	sleep 0.1
 	stale+=$(stale_weights)
 done
+renice -n 0 -p $$ > /dev/null
 kill $h1 $h2 $forker
 wait $h1 $h2 $forker 2>/dev/null
 echo 24 > $d/penalty_offset
