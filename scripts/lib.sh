@@ -106,6 +106,44 @@ apt_private_download() {
 	echo "$deb"
 }
 
+# apt_private_source DIR PACKAGE SUITE...: download the source package
+# PACKAGE (its .dsc and the files it names) into DIR, the newest version
+# that SUITEs of the system's Debian mirror hold, and print the .dsc's
+# path. Like apt_private_download, through an apt configuration of its
+# own under DIR (deb-src entries, lists, caches), so the system's sources
+# and lists stay as they are. Files already in DIR are checked, not
+# fetched again. Nothing is unpacked.
+apt_private_source() {
+	local dir=$1 pkg=$2 uri dsc apt_opts
+	shift 2
+
+	uri=$(debian_main_uri)
+	if [ -z "$uri" ]; then
+		echo "no Debian archive in the system's apt sources" >&2
+		return 1
+	fi
+	mkdir -p "$dir/lists/partial" "$dir/cache"
+	printf 'Types: deb-src\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+		"$uri" "$*" > "$dir/sources.sources"
+	apt_opts=(-o "Dir::Etc::sourcelist=$dir/sources.sources"
+		-o Dir::Etc::sourceparts=- -o "Dir::State::Lists=$dir/lists"
+		-o "Dir::Cache=$dir/cache" -o Dir::State::status=/dev/null
+		-o Debug::NoLocking=1 -o APT::Sandbox::User=root
+		-o Acquire::Retries=3)
+	apt-get -qq "${apt_opts[@]}" update >&2 || return 1
+	# --print-uris names the files without fetching them: 'URI' FILE SIZE HASH
+	dsc=$(apt-get -qq "${apt_opts[@]}" --print-uris source "$pkg" |
+		awk '$2 ~ /\.dsc$/ { print $2; exit }')
+	if [ -z "$dsc" ]; then
+		echo "no source package $pkg in $*" >&2
+		return 1
+	fi
+	(cd "$dir" && apt-get -qq "${apt_opts[@]}" --download-only source "$pkg") >&2 ||
+		return 1
+	[ -f "$dir/$dsc" ] || return 1
+	echo "$dir/$dsc"
+}
+
 # The mainline kernel whose slice extension sliceext is compared with
 # (scripts/kernel.sh mainline) and checked against (its rseq selftests).
 SLICEEXT_MAINLINE_PKG=linux-source-7.3

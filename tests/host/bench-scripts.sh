@@ -333,4 +333,45 @@ Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg" \
 else
 	skip "apt_private_download" "no Debian archive in this host's apt sources"
 fi
+
+# apt_private_source (tools/examples/postgresql/fetch-build.sh), against an
+# apt-get that names a source package and "downloads" its .dsc: deb-src
+# entries of its own for the system's mirror, nothing unpacked.
+mkdir -p "$t/srcbin"
+cat > "$t/srcbin/apt-get" <<'EOF'
+#!/bin/sh
+echo "$*" >> "$APT_LOG"
+dsc=postgresql-15_15.18-0+deb12u1.dsc
+case " $* " in
+*" --print-uris source "*) echo "'http://mirror/$dsc' $dsc 3942 SHA256:00" ;;
+*" --download-only source "*) : > "$dsc" ;;
+esac
+EOF
+chmod +x "$t/srcbin/apt-get"
+if [ -n "$uri" ]; then
+	before=$(find /etc/apt -newer "$t/kdir/env" 2>/dev/null | wc -l)
+	dsc=$(PATH="$t/srcbin:$PATH" APT_LOG="$t/apt-src.log" \
+		apt_private_source "$t/apt-src" postgresql-15 bookworm)
+	check_eq "apt_private_source prints the .dsc" \
+		"$t/apt-src/postgresql-15_15.18-0+deb12u1.dsc" "$dsc"
+	check "its sources: deb-src of bookworm from the system's mirror, signed" \
+		grep -qzE "Types: deb-src
+URIs: ${uri//./\\.}
+Suites: bookworm
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg" \
+		"$t/apt-src/sources.sources"
+	for o in "Dir::Etc::sourcelist=$t/apt-src/sources.sources" \
+		Dir::Etc::sourceparts=- "Dir::State::Lists=$t/apt-src/lists" \
+		"Dir::Cache=$t/apt-src/cache" Dir::State::status=/dev/null; do
+		check "apt-get update, --print-uris and --download-only with -o ${o%%=*}" \
+			test "$(grep -cF -- "-o $o " "$t/apt-src.log")" = 3
+	done
+	check_eq "apt_private_source unpacks nothing" "" \
+		"$(find "$t/apt-src" -mindepth 1 -maxdepth 1 -type d ! -name lists ! -name cache)"
+	check_eq "nothing under /etc/apt changed by apt_private_source" "$before" \
+		"$(find /etc/apt -newer "$t/kdir/env" 2>/dev/null | wc -l)"
+else
+	skip "apt_private_source" "no Debian archive in this host's apt sources"
+fi
 tap_done
