@@ -193,3 +193,102 @@ run_placed() {
 	echo "run_placed: unknown placement '$where'" >&2
 	return 1
 }
+
+# In the guest, tools/examples/postgresql's server for the tests and the
+# benchmark: the build of fetch-build.sh (its install directory), run as
+# nobody, since PostgreSQL refuses root, on a cluster on the guest's tmpfs.
+# The build sits in the cache under the host's home, which only root may
+# enter (/root is 0700), so pg_setup bind-mounts it into a directory of
+# its own, DIR: DIR/pg the build, DIR/data the cluster, DIR/run the
+# socket, the server's log (server.log) and whatever pgbench writes. They
+# set PG_DIR, PG_PID (the server's) and PG_ARGV.
+
+# pg_argv [NAME=VALUE...] PROGRAM [ARG...]: the command that runs the
+# build's PROGRAM as nobody, with these variables, in PG_ARGV, for callers
+# that run it their own way (in the background, under bench-record.py).
+pg_argv() {
+	local vars=()
+	while [[ $1 == [A-Za-z_]*=* ]]; do
+		vars+=("$1")
+		shift
+	done
+	PG_ARGV=(setpriv --reuid=65534 --regid=65534 --clear-groups --
+		env -C "$PG_DIR/run" HOME="$PG_DIR/run"
+		LD_LIBRARY_PATH="$PG_DIR/pg/lib" "${vars[@]}"
+		"$PG_DIR/pg/bin/$1" "${@:2}")
+}
+
+# pg_as [NAME=VALUE...] PROGRAM [ARG...]: run it.
+pg_as() {
+	pg_argv "$@"
+	"${PG_ARGV[@]}"
+}
+
+# pg_setup INSTALL DIR: DIR (made if need be) laid out as above, and a
+# new cluster in DIR/data whose superuser is nobody, trusted on the socket.
+pg_setup() {
+	PG_DIR=$2 PG_PID=
+	mkdir -p "$PG_DIR/pg" "$PG_DIR/data" "$PG_DIR/run" &&
+		chmod 755 "$PG_DIR" &&
+		chown 65534:65534 "$PG_DIR/data" "$PG_DIR/run" &&
+		mount --bind "$1" "$PG_DIR/pg" &&
+		pg_as initdb -D "$PG_DIR/data" --auth=trust --no-sync \
+			> "$PG_DIR/run/initdb.log" 2>&1
+}
+
+# pg_start [NAME=VALUE...] [SERVER-ARG...]: start the server with these
+# variables and arguments (-c NAME=VALUE), on the socket in DIR/run only,
+# and wait until it accepts connections (2 minutes at most). Started from
+# here, not by pg_ctl, which would give it a session, and so an autogroup,
+# of its own: the server runs where its caller does.
+pg_start() {
+	local vars=() end=$((SECONDS + 120))
+	while [[ ${1:-} == [A-Za-z_]*=* ]]; do
+		vars+=("$1")
+		shift
+	done
+	pg_argv "${vars[@]}" postgres -D "$PG_DIR/data" -k "$PG_DIR/run" \
+		-c listen_addresses= "$@"
+	"${PG_ARGV[@]}" >> "$PG_DIR/run/server.log" 2>&1 &
+	PG_PID=$!
+	until pg_as pg_isready -q -h "$PG_DIR/run" -d postgres; do
+		if ! kill -0 "$PG_PID" 2>/dev/null || [ $SECONDS -ge $end ]; then
+			pg_stop
+			return 1
+		fi
+		sleep 0.5
+	done
+}
+
+# pg_stop: stop the server, if it runs: a fast shutdown (2 minutes at
+# most), else an immediate one. False if it needed more than the first.
+pg_stop() {
+	local _ rc=0
+	[ -n "${PG_PID:-}" ] || return 0
+	kill -INT "$PG_PID" 2>/dev/null
+	for _ in $(seq 1 600); do
+		kill -0 "$PG_PID" 2>/dev/null || break
+		sleep 0.2
+	done
+	if kill -0 "$PG_PID" 2>/dev/null; then
+		rc=1
+		kill -QUIT "$PG_PID" 2>/dev/null
+		sleep 5
+		kill -KILL "$PG_PID" 2>/dev/null
+	fi
+	wait "$PG_PID" 2>/dev/null
+	PG_PID=
+	return $rc
+}
+
+# pg_cleanup: stop the server and remove DIR, the build's mount first (and
+# never what lies under it: --one-file-system).
+pg_cleanup() {
+	[ -n "${PG_DIR:-}" ] || return 0
+	pg_stop
+	if mountpoint -q "$PG_DIR/pg"; then
+		umount "$PG_DIR/pg" || return 1
+	fi
+	rm -rf --one-file-system "$PG_DIR"
+	PG_DIR=
+}
