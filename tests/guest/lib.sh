@@ -7,6 +7,8 @@
 #   SLICEEXT_BADABI_KO   a module built for a mismatched hook ABI
 #   SLICEEXT_BIN         the C test programs, built on the host
 #   SLICEEXT_DEB         the Debian packages (scripts/deb.sh), for 82-deb.sh
+#   SLICEEXT_POSTGRES    tools/examples/postgresql's build (its install
+#                        directory), for 86-postgresql.sh; empty if none
 
 # load_cgroup NAME (a cpu cgroup under cgroup v2, mounting it and enabling
 # +cpu if need be) and run_placed come from the scripts' helpers, which the
