@@ -13,11 +13,17 @@ the top of scripts/bench-report.py, which reads what this writes.
                        --duration S [--set KEY=VALUE]... [--set-json KEY=JSON]...
       the boot's line (uname, CPUs and kernel command line read here)
   bench-record.py module RESULTS --kernel K --version V
-  bench-record.py run RESULTS TAGS [--timeout S] [--format json|hackbench]
-                      [--quiet] -- CMD...
-      run CMD (a tools/bench program with --json, or hackbench, whose
-      "Time:" line is its only result); one run record, or an error
-      record and exit 3
+  bench-record.py run RESULTS TAGS [--timeout S]
+                      [--format json|hackbench|pgbench] [--pgbench-log PREFIX]
+                      [--server-log FILE] [--ext-stats FILE] [--quiet] -- CMD...
+      run CMD (a tools/bench program with --json; hackbench, whose
+      "Time:" line is its only result; or pgbench with --log
+      --log-prefix=PREFIX, whose "tps =" line and per-transaction log
+      files PREFIX.* are read, and removed, here); one run record, or an
+      error record and exit 3. --server-log: PostgreSQL's log, whose
+      sessions that enabled the slice extension during the run are
+      counted; --ext-stats: sliceext's ext/stats, whose counters' moves
+      during the run are recorded
   bench-record.py record RESULTS TAGS --json OBJECT
       a result made elsewhere (scripts/bench-hist.py's)
   bench-record.py skip RESULTS TAGS --why WHY [--what WHAT]
@@ -43,8 +49,10 @@ TAGS: --part P --id ID --label LABEL --kernel K [--repeat N]
 """
 
 import argparse
+import glob
 import hashlib
 import json
+import math
 import os
 import re
 import subprocess
@@ -247,6 +255,86 @@ def hackbench_result(out):
     return {"tool": "hackbench", "hackbench_s": float(m[0])}
 
 
+PGBENCH_TPS = re.compile(r"^tps = ([0-9]+(?:\.[0-9]+)?) ", re.M)
+# The percentiles of a latency curve, as tools/bench/output.c samples them.
+CDF_PCTS = (0, 1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 98, 99, 99.5,
+            99.9, 99.99, 100)
+
+
+def percentile(vs, pct):
+    """Nearest rank in the ascending list VS, as tools/bench/bench.c."""
+    rank = math.ceil(pct / 100.0 * len(vs))
+    return vs[min(max(rank, 1), len(vs)) - 1]
+
+
+def pgbench_log(prefix):
+    """The transactions of pgbench --log's files PREFIX.PID[.THREAD]:
+    (latencies in µs, count of the rest). A line is "client transaction
+    latency script epoch_s epoch_us ...", its latency "failed" or
+    "skipped" for a transaction that did not complete."""
+    lat, other = [], 0
+    for path in glob.glob(glob.escape(prefix) + ".*"):
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                fields = line.split()
+                if len(fields) < 6:
+                    continue
+                if fields[2].isdigit():
+                    lat.append(int(fields[2]))
+                else:
+                    other += 1
+    return lat, other
+
+
+def pgbench_result(out, prefix):
+    """pgbench's throughput, from its one "tps = N (...)" line, and its
+    latencies, from the per-transaction log (its own summary has the
+    average only)."""
+    tps = PGBENCH_TPS.findall(out)
+    lat, failed = pgbench_log(prefix) if prefix else ([], 0)
+    if len(tps) != 1 or not lat:
+        return None
+    lat.sort()
+    return {"tool": "pgbench", "tps": float(tps[0]),
+            "transactions": len(lat), "failed": failed,
+            "lat_avg_us": round(sum(lat) / len(lat), 1),
+            "lat_p50_us": percentile(lat, 50),
+            "lat_p99_us": percentile(lat, 99),
+            "lat_cdf_us": [[p, percentile(lat, p)] for p in CDF_PCTS]}
+
+
+def remove_logs(prefix):
+    for path in glob.glob(glob.escape(prefix) + ".*"):
+        os.remove(path)
+
+
+def file_size(path):
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return None
+
+
+def sessions_enabled(path, offset):
+    """Lines of PostgreSQL's log after OFFSET in which a process enabled
+    the slice extension (tools/examples/postgresql's patch, at DEBUG1)."""
+    with open(path, "rb") as f:
+        f.seek(offset)
+        text = f.read().decode("utf-8", "replace")
+    return text.count("time slice extension enabled")
+
+
+def counters(path):
+    """The "name value" lines of sliceext's ext/stats, or None."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            pairs = [line.split() for line in f]
+    except OSError:
+        return None
+    return {p[0]: int(p[1]) for p in pairs if len(p) == 2 and
+            re.match(r"^[0-9]+$", p[1])}
+
+
 def tail(out, n=2):
     return " ".join(out.strip().splitlines()[-n:])
 
@@ -266,6 +354,10 @@ def cmd_run(a):
         die("run: no command after --")
     if a.timeout:
         cmd = ["timeout", "-k", "5", str(a.timeout)] + cmd
+    if a.pgbench_log:
+        remove_logs(a.pgbench_log)
+    log_from = file_size(a.server_log) if a.server_log else None
+    stats0 = counters(a.ext_stats) if a.ext_stats else None
     try:
         p = subprocess.run(cmd, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, check=False)
@@ -274,8 +366,21 @@ def cmd_run(a):
         out, rc = str(e), 127
     result = None
     if rc == 0:
-        result = hackbench_result(out) if a.format == "hackbench" \
-            else last_object(out)
+        if a.format == "hackbench":
+            result = hackbench_result(out)
+        elif a.format == "pgbench":
+            result = pgbench_result(out, a.pgbench_log)
+        else:
+            result = last_object(out)
+    if a.pgbench_log:
+        remove_logs(a.pgbench_log)
+    if result is not None and log_from is not None:
+        result["sessions_enabled"] = sessions_enabled(a.server_log, log_from)
+    stats1 = counters(a.ext_stats) if stats0 is not None else None
+    if result is not None and stats1 is not None:
+        for k, v in stats1.items():
+            if k in stats0:
+                result.setdefault(k, v - stats0[k])
     if result is None:
         why = "exit %d: %s" % (rc, tail(out)) if rc else \
             "no result in its output: %s" % tail(out)
@@ -477,7 +582,11 @@ def main(argv):
     s = sub.add_parser("run")
     add_tags(s)
     s.add_argument("--timeout", type=int)
-    s.add_argument("--format", choices=("json", "hackbench"), default="json")
+    s.add_argument("--format", choices=("json", "hackbench", "pgbench"),
+                   default="json")
+    s.add_argument("--pgbench-log", metavar="PREFIX")
+    s.add_argument("--server-log", metavar="FILE")
+    s.add_argument("--ext-stats", metavar="FILE")
     s.add_argument("--quiet", action="store_true")
     s.set_defaults(fn=cmd_run)
 

@@ -12,6 +12,7 @@ any failed.
 """
 
 import contextlib
+import glob
 import importlib.util
 import io
 import json
@@ -427,6 +428,70 @@ class Records(Tmp):
                          len([n for n in os.listdir(os.path.join(
                              TOP, "patches/6.12")) if n.endswith(".patch")]))
         self.assertRegex(h["series_hash"], r"^[0-9a-f]{12}$")
+
+    def fake_pgbench(self, lines, tps="1234.5"):
+        """A pgbench that writes LINES as its --log (two files, as two
+        threads do) and prints its summary; the server's log and
+        ext/stats move while it runs."""
+        prefix = os.path.join(self.dir, "pgbench")
+        self.write("server.log", "DEBUG:  time slice extension enabled, "
+                   "on glibc's rseq area\n")
+        self.write("stats", "requested 10\ngranted 7\ndenied 3\n")
+        # Left by a run before: not this run's.
+        self.write("pgbench.99", "0 1 999999 0 1 2\n")
+        half = len(lines) // 2
+        code = """
+import sys
+d = sys.argv[1]
+open(d + "/pgbench.123", "w").write(%r)
+open(d + "/pgbench.123.1", "w").write(%r)
+open(d + "/server.log", "a").write(
+    "DEBUG:  time slice extension enabled, on our own rseq area\\n" * 2)
+open(d + "/stats", "w").write("requested 25\\ngranted 12\\ndenied 13\\n")
+print("pgbench (15.18)\\nlatency average = 5.0 ms\\ntps = %s "
+      "(without initial connection time)")
+""" % ("".join(lines[:half]), "".join(lines[half:]), tps)
+        return prefix, [sys.executable, "-c", code, self.dir]
+
+    def test_pgbench(self):
+        out = os.path.join(self.dir, "r.jsonl")
+        lines = ["%d %d %d 0 1796655557 %d\n" % (i % 8, i, 10 * (i + 1), i)
+                 for i in range(100)]
+        lines[5] = "5 5 failed 0 1796655557 5\n"
+        prefix, cmd = self.fake_pgbench(lines)
+        p = self.rec("run", out, *self.TAGS[:8], "--format", "pgbench",
+                     "--pgbench-log", prefix, "--server-log",
+                     os.path.join(self.dir, "server.log"), "--ext-stats",
+                     os.path.join(self.dir, "stats"), "--", *cmd)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        r, = self.lines(out)
+        lat = sorted(10 * (i + 1) for i in range(100) if i != 5)
+        self.assertEqual((r["tool"], r["tps"], r["transactions"],
+                          r["failed"]), ("pgbench", 1234.5, 99, 1))
+        self.assertEqual(r["lat_avg_us"], round(sum(lat) / 99.0, 1))
+        # Nearest rank: of 99 latencies, the 50th (ceil 49.5) and the
+        # 99th (ceil 98.01).
+        self.assertEqual((r["lat_p50_us"], r["lat_p99_us"]),
+                         (lat[49], lat[98]))
+        cdf = dict((pct, v) for pct, v in r["lat_cdf_us"])
+        self.assertEqual((cdf[0], cdf[50], cdf[100]), (10, lat[49], 1000))
+        self.assertEqual(r["sessions_enabled"], 2)
+        self.assertEqual((r["requested"], r["granted"], r["denied"]),
+                         (15, 5, 10))
+        self.assertEqual(glob.glob(prefix + ".*"), [],
+                         "the logs are removed, the old one too")
+
+    def test_pgbench_without_its_log_or_tps(self):
+        out = os.path.join(self.dir, "r.jsonl")
+        prefix, cmd = self.fake_pgbench([])
+        p = self.rec("run", out, *self.TAGS[:8], "--format", "pgbench",
+                     "--pgbench-log", prefix, "--", *cmd)
+        self.assertEqual(p.returncode, 3)
+        self.assertIn("no result", self.lines(out)[0]["error"])
+        prefix, cmd = self.fake_pgbench(["0 1 10 0 1 2\n"] * 2, tps="soon")
+        p = self.rec("run", out, *self.TAGS[:8], "--format", "pgbench",
+                     "--pgbench-log", prefix, "--", *cmd)
+        self.assertEqual(p.returncode, 3)
 
     def test_probe_points_and_count(self):
         p = self.rec("probe-points", "--configs", "off,on+burst/smoothness=2",
