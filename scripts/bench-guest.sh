@@ -16,8 +16,10 @@
 # Usage: scripts/bench-guest.sh [options]
 #   --ko PATH          sliceext.ko to insmod (none: a kernel without sliceext)
 #   --bin DIR          the tools/bench binaries (lock_table, wakeup_lat, ...)
-#   --parts LIST       comma list of lock,latency,compute,overhead,probe
-#                      (default lock,latency,compute,overhead)
+#   --postgres DIR     tools/examples/postgresql's build (its install
+#                      directory), for the postgres part
+#   --parts LIST       comma list of lock,latency,compute,overhead,probe,
+#                      postgres (default lock,latency,compute,overhead)
 #   --repeat N         runs per point (default 5)
 #   --duration S       seconds per run (default 5)
 #   --kernel LABEL     release, test (6.12 + sliceext), stock, mainline or
@@ -47,19 +49,20 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 
-ko='' bin='' parts=lock,latency,compute,overhead repeat=5 duration=5
+ko='' bin='' pg='' parts=lock,latency,compute,overhead repeat=5 duration=5
 kernel=unknown mode=tcg results=/out/bench.jsonl
 probe_configs='off on' probe_places='same autogroup cgroup' pin='' order=alternate
 while [ $# -gt 0 ]; do
 	case $1 in
-	--ko|--bin|--parts|--repeat|--duration|--kernel|--mode|--results|\
-	--configs|--places|--pin|--order)
+	--ko|--bin|--postgres|--parts|--repeat|--duration|--kernel|--mode|\
+	--results|--configs|--places|--pin|--order)
 		[ $# -ge 2 ] || { echo "bench-guest.sh: $1 needs a value" >&2; exit 2; } ;;
 	*) echo "bench-guest.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 	case $1 in
 	--ko) ko=$2 ;;
 	--bin) bin=$2 ;;
+	--postgres) pg=$2 ;;
 	--parts) parts=$2 ;;
 	--repeat) repeat=$2 ;;
 	--duration) duration=$2 ;;
@@ -113,6 +116,16 @@ pinned_wakeup=(--message-threads 1 --workers 1 --work-us 200 --interval-us 1000)
 # are measured. Beside two CPU hogs per CPU, no forkers.
 probe_args=(--message-threads 1 --workers 1 --work-us 200 --interval-us 1000)
 probe_hogs=$((2 * ncpu))
+# PostgreSQL under pgbench: the issue's -c 8 -j 2 on 2 CPUs, beside the
+# lock table's hogs. Every kernel runs the server on the patch's own rseq
+# area (GLIBC_TUNABLES=glibc.pthread.rseq=0), as large as
+# AT_RSEQ_FEATURE_SIZE asks: mainline serves only those. The data fits in
+# shared_buffers, so that select-only runs from memory; WAL is kept small
+# on the guest's tmpfs; at DEBUG1 each process logs whether it enabled the
+# extension (counted per run).
+pg_clients=$((4 * ncpu)) pg_threads=$ncpu pg_scale=10
+pg_env=(GLIBC_TUNABLES=glibc.pthread.rseq=0)
+pg_conf=(-c shared_buffers=256MB -c max_wal_size=256MB -c log_min_messages=debug1)
 
 has_part() { case ",$parts," in *",$1,"*) return 0 ;; esac; return 1; }
 
@@ -255,7 +268,7 @@ stop_load() {
 	wait "$load_pid" 2>/dev/null
 	load_pid=
 }
-trap 'stop_load; rm -rf "${state%/*}"' EXIT
+trap 'stop_load; pg_cleanup; rm -rf "${state%/*}"' EXIT
 
 # Bring the module in, once; MOD_WHY says why it is not there.
 mod_why=
@@ -581,14 +594,113 @@ part_probe() {
 	restore
 }
 
+# ---- g) PostgreSQL under pgbench ---------------------------------------------
+
+# pg_switch off|on: the server running with slice_extension so, restarted
+# if it ran with the other; false if it does not start. The setting is
+# the whole server's, auxiliary processes included.
+pg_on=
+pg_switch() {
+	[ "$pg_on" = "$1" ] && return 0
+	pg_stop
+	pg_on=
+	pg_start "${pg_env[@]}" "${pg_conf[@]}" -c "slice_extension=$1" || return 1
+	pg_on=$1
+}
+
+pg_rows() {	# off|on: the rows of that switch, in the points file's order
+	local id
+	for id in $(points postgres); do
+		[ "${config[postgres/$id]%%+*}" != "$1" ] || echo "$id"
+	done
+}
+
+# pg_why: the last line of the setup's logs that says something.
+pg_why() {
+	cat "$PG_DIR/run/initdb.log" "$PG_DIR/run/server.log" \
+		"$PG_DIR/run/init.log" 2>/dev/null |
+		grep -vE '^$|DEBUG:' | tail -n 1
+}
+
+pgbench_run() {	# ID REPEAT
+	local id=$1 r=$2 script=() stats=()
+	case $id in *ro_*) script=(-S) ;; esac
+	[ "$kind" != sliceext ] || stats=(--ext-stats "$d/ext/stats")
+	# Each run starts from a checkpoint, so that the full-page writes
+	# after one fall alike in every run.
+	pg_as psql -h "$PG_DIR/run" -X -q -c CHECKPOINT postgres >/dev/null 2>&1
+	if [ "${place[postgres/$id]}" != - ] &&
+		! start_load "${place[postgres/$id]}" -- --hogs "$lock_hogs"; then
+		fail_run postgres "$id" "$r" "could not place the hogs (${place[postgres/$id]})"
+		return
+	fi
+	pg_argv pgbench -h "$PG_DIR/run" -c "$pg_clients" -j "$pg_threads" \
+		-T "$duration" --log --log-prefix="$PG_DIR/run/pgbench" \
+		"${script[@]}" postgres
+	tags postgres "$id"
+	rec run "$results" "${T[@]}" --repeat "$r" --format pgbench \
+		--pgbench-log "$PG_DIR/run/pgbench" \
+		--server-log "$PG_DIR/run/server.log" "${stats[@]}" \
+		--timeout $((4 * duration + 120)) -- "${PG_ARGV[@]}" || failed=1
+	stop_load
+}
+
+part_postgres() {
+	local why r sw id switches
+	echo "== g) PostgreSQL: pgbench -c $pg_clients -j $pg_threads, scale" \
+		"$pg_scale, select-only and TPC-B-like, beside load --hogs $lock_hogs or alone"
+	if [ -z "$pg" ] || [ ! -x "$pg/bin/postgres" ]; then
+		skip_part postgres "PostgreSQL not built (tools/examples/postgresql/fetch-build.sh)"
+		return
+	fi
+	if why=$(tool_missing load); then
+		skip_part postgres "$why"
+		return
+	fi
+	if ! pg_setup "$pg" "$(mktemp -d)" || ! pg_switch off ||
+		! pg_as pgbench -h "$PG_DIR/run" -i -s "$pg_scale" -q postgres \
+			> "$PG_DIR/run/init.log" 2>&1; then
+		why="PostgreSQL did not start: $(pg_why)"
+		for id in $(points postgres); do
+			fail_run postgres "$id" 1 "$why"
+		done
+		pg_cleanup
+		return
+	fi
+	# The server restarts only where the switch changes: one switch's rows
+	# after the other's, each first in every other round.
+	for r in $(seq 1 "$repeat"); do
+		switches="off on"
+		[ $((r % 2)) = 1 ] || switches="on off"
+		for sw in $switches; do
+			for id in $(pg_rows "$sw"); do
+				cfg postgres "$id" "$r" || continue
+				if ! pg_switch "$sw"; then
+					fail_run postgres "$id" "$r" "the server did not restart: $(pg_why)"
+					continue
+				fi
+				pgbench_run "$id" "$r"
+			done
+		done
+	done
+	pg_cleanup
+	restore
+}
+
 # ---- main ------------------------------------------------------------------
 
 mkdir -p "$(dirname "$results")"
-probe_set=()
+part_set=()
 if has_part probe; then
-	probe_set=(--set "probe_configs=$probe_configs" --set "probe_places=$probe_places"
+	part_set=(--set "probe_configs=$probe_configs" --set "probe_places=$probe_places"
 		--set "probe_hogs=$probe_hogs" --set "probe_order=$order"
 		--set "probe_cmd=${pin:+taskset -c $pin }wakeup_lat ${probe_args[*]}")
+fi
+if has_part postgres; then
+	part_set+=(--set "pg_clients=$pg_clients" --set "pg_threads=$pg_threads"
+		--set "pg_scale=$pg_scale" --set "pg_hogs=$lock_hogs"
+		--set "pg_server=${pg_env[*]} postgres ${pg_conf[*]}"
+		--set "pg_build=${pg:+$(basename "$(dirname "$pg")")}")
 fi
 rec boot "$results" --kernel "$kernel" --mode "$mode" --parts "$parts" \
 	--repeat "$repeat" --duration "$duration" \
@@ -597,7 +709,7 @@ rec boot "$results" --kernel "$kernel" --mode "$mode" --parts "$parts" \
 	--set "load_hogs=$load_hogs" --set "load_forkers=$load_forkers" \
 	--set "fork_depth=$fork_depth" \
 	--set "pinned_wakeup=taskset -c 0 wakeup_lat ${pinned_wakeup[*]}" \
-	"${probe_set[@]}" || exit 2
+	"${part_set[@]}" || exit 2
 echo "== $(uname -r) ($kernel, $mode), $ncpu CPUs: parts $parts," \
 	"$repeat x ${duration}s per point"
 
@@ -632,6 +744,7 @@ has_part lock && part_lock
 has_part latency && [ -n "$(points latency)" ] && part_latency
 has_part compute && [ -n "$(points compute)" ] && part_compute
 has_part probe && part_probe
+has_part postgres && [ -n "$(points postgres)" ] && part_postgres
 
 if has_part overhead && [ -n "$(overhead_rows with)" ]; then
 	# Loaded and idle (off): the extension available, nobody using it,

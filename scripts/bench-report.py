@@ -16,7 +16,7 @@ row's runs (scipy.stats.mannwhitneyu; without python3-scipy that column
 says so). With --svg DIR, one picture per part, DIR/bench-PART.svg
 (matplotlib). With --results-md FILE, also FILE: one section per part
 (anchors #lock-table, #wakeup-latency, #compute, #overhead, #wakeup-probe,
-#extension-used-per-grant), each with one short table, one picture
+#postgresql, #extension-used-per-grant), each with one short table, one picture
 (results-PART.svg beside FILE), the command that reproduces it, the mode,
 the kernels and the core series. A line that is not a JSON object, or
 not a record below, is an error (exit 1) naming the file and line; with
@@ -44,7 +44,9 @@ that) read the same way, without the fields marked (2).
  "fork_depth": int, "pinned_wakeup": str, "cmdline": str,
  "probe_configs": "off on" (2), "probe_places": "same autogroup cgroup" (2),
  "probe_hogs": int (2), "probe_order": "alternate"|"given" (2),
- "probe_cmd": str (2)}
+ "probe_cmd": str (2), "pg_clients": int (2), "pg_threads": int (2),
+ "pg_scale": int (2), "pg_hogs": int (2), "pg_server": str (2),
+ "pg_build": str (2)}
     One per boot, before its records: every record up to the next boot
     line belongs to this boot. mode tcg is multi-threaded TCG.
 
@@ -55,9 +57,14 @@ that) read the same way, without the fields marked (2).
  "config": str (2), "placement": str (2), "position": int (2, probe),
  "tool": str, METRIC: number|null|[[pct, us], ...], ...}
     One run of one tool: the tags, then the tool's own --json object
-    (tools/bench/*.c; hackbench's: {"tool": "hackbench", "hackbench_s"}).
-    part: lock, latency, compute, overhead, probe or hist. point: the
-    row's label (scripts/bench-points, or for the probe "CONFIG, hogs in
+    (tools/bench/*.c; hackbench's: {"tool": "hackbench", "hackbench_s"};
+    pgbench's, made by bench-record.py: {"tool": "pgbench", "tps",
+    "transactions", "failed", "lat_avg_us", "lat_p50_us", "lat_p99_us",
+    "lat_cdf_us", "sessions_enabled" (PostgreSQL processes that enabled
+    the extension during the run), and on sliceext the moves of every
+    ext/stats counter, "requested", "granted", ...}). part: lock,
+    latency, compute, overhead, probe, postgres or hist. point: the row's
+    label (scripts/bench-points, or for the probe "CONFIG, hogs in
     ..."); point_id its id there (probe: "PLACEMENT:CONFIG"). config: off,
     on or on+KNOB=VALUE (scripts/benchlib.py), "-" without the module.
     placement: where the load ran (same, autogroup, cgroup, "-": none).
@@ -123,8 +130,15 @@ PARTS = {
         ("lat_over_500us_pct", "futex wakeups over 500 µs % ↓", False),
         ("lat_crossed_pct", "woken on another CPU %", False),
     ], "lat_cdf_us"),
+    "postgres": ("g) PostgreSQL under pgbench", [
+        ("tps", "TPS ↑", False),
+        ("lat_p99_us", "latency p99 µs ↓", False),
+        ("lat_avg_us", "latency average µs ↓", False),
+        ("lat_p50_us", "latency p50 µs ↓", False),
+        ("granted", "grants", True),
+    ], "lat_cdf_us"),
 }
-ORDER = ["lock", "latency", "compute", "overhead", "probe"]
+ORDER = ["lock", "latency", "compute", "overhead", "probe", "postgres"]
 HIST_TITLE = "e) extension used per grant"
 # docs/results.md: each part's section title (its anchor is the title in
 # lower case, blanks as dashes) and the metrics of its short table.
@@ -135,6 +149,7 @@ SECTIONS = {
     "overhead": ("Overhead", ["hackbench_s", "ns_per_call", "forks_per_s",
                               "lat_p50_us"]),
     "probe": ("Wakeup probe", ["lat_p99_us", "timer_p99_us"]),
+    "postgres": ("PostgreSQL", ["tps", "lat_p99_us"]),
     "hist": ("Extension used per grant", []),
 }
 TAGS = {"part", "point", "point_id", "repeat", "kernel", "tool", "skipped",
@@ -504,6 +519,16 @@ def part_desc(res, part):
             if "fork_depth" in b else "") + \
             "; " + b.get("pinned_wakeup", "wakeup_lat pinned to one CPU") + \
             ", nothing else running"
+    if part == "postgres":
+        return ("tools/examples/postgresql's PostgreSQL (%s), %s, "
+                "initialized with pgbench -i -s %s; pgbench -c %s -j %s, "
+                "select-only (-S) or its TPC-B-like default script, latencies "
+                "from its --log; %s hogs (load --hogs) in the server's "
+                "session unless the row says where; slice_extension off or "
+                "on for the whole server, the same binary on every kernel" % (
+                    b.get("pg_build", "?"), b.get("pg_server", "postgres"),
+                    b.get("pg_scale", "?"), b.get("pg_clients", "?"),
+                    b.get("pg_threads", "?"), b.get("pg_hogs", "?")))
     if part == "probe":
         return ("%s (a timer wakes it every millisecond, it wakes its worker "
                 "through a futex: both wakeups measured) beside load --hogs "
@@ -591,6 +616,13 @@ def table(res):
                 warnings.append("%s / %s: %d run(s) failed, first: %s" % (
                     title, p.name, len(p.runs_failed), p.errors[0]))
             cfg = res.config_of(p) or ""
+            if part == "postgres" and cfg.startswith("on"):
+                off = [r for r in p.raw if r.get("sessions_enabled") == 0]
+                if off:
+                    warnings.append(
+                        "%s / %s: no PostgreSQL session enabled the "
+                        "extension in %d run(s): the server ran without it" % (
+                            title, p.name, len(off)))
             if part == "lock" and (cfg.startswith("on") or "ext on" in
                                    p.name):
                 off = [r for r in p.raw if r.get("ext_available") in
@@ -808,6 +840,7 @@ def draw_part(res, part, path, caption):
         ax.set_ylabel("µs")
         ax.set_title(("lock wait" if part == "lock" else
                       "futex wakeup latency" if part == "probe" else
+                      "transaction latency" if part == "postgres" else
                       "wakeup latency") + ", base (dashed) and the rest",
                      fontsize=10)
         ax.legend(fontsize=6)

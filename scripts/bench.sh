@@ -9,10 +9,11 @@
 # probe's configurations); print one table of medians, spreads, ratios and
 # rank tests, and draw a picture per part (scripts/bench-report.py).
 #
-# Boots: the release kernel for the lock table, latency, compute and probe
-# parts; mainline 7.3 for its lock-table rows; the release and the stock
-# kernel once more for the hook overhead, always with --icount, whose
-# ratios of a few percent only instruction counting resolves.
+# Boots: the release kernel for the lock table, latency, compute, probe
+# and postgres parts; mainline 7.3 for its lock-table and postgres rows;
+# the release and the stock kernel once more for the hook overhead, always
+# with --icount, whose ratios of a few percent only instruction counting
+# resolves.
 #
 # Usage: scripts/bench.sh [options]      (make bench ARGS="...")
 #   --quick          the short run: 3 repeats of 2 s, lock table and latency
@@ -22,17 +23,22 @@
 #   --repeat N       runs per point (default 5)
 #   --duration S     seconds per run (default 5)
 #   --parts LIST     comma list of lock,latency,compute,overhead,mainline,
-#                    probe,bore (default all but bore). lock: the lock table
-#                    and the extension used per grant; latency, compute: a
-#                    wakeup latency and a CPU-bound thread under load;
-#                    overhead: the hooks' cost, stock vs patched (icount);
-#                    mainline: the lock table on mainline 7.3; probe: a
-#                    task woken every millisecond (its timer wakeup and its
-#                    worker's futex wakeup both measured) beside two CPU
-#                    hogs per vCPU, in each placement of --places, in each
-#                    configuration of --configs; bore: the latency, compute
-#                    (and with probe, probe) points on a BORE kernel, built
-#                    from SLICEEXT_BORE_PATCH or given as SLICEEXT_BORE_KDIR
+#                    probe,postgres,bore (default all but bore). lock: the
+#                    lock table and the extension used per grant; latency,
+#                    compute: a wakeup latency and a CPU-bound thread under
+#                    load; overhead: the hooks' cost, stock vs patched
+#                    (icount); mainline: the lock table on mainline 7.3;
+#                    probe: a task woken every millisecond (its timer wakeup
+#                    and its worker's futex wakeup both measured) beside two
+#                    CPU hogs per vCPU, in each placement of --places, in
+#                    each configuration of --configs; postgres: PostgreSQL
+#                    with tools/examples/postgresql's patch (built here into
+#                    the cache) under pgbench, select-only and TPC-B-like,
+#                    beside the lock table's hogs or alone, slice_extension
+#                    off or on, on the release kernel and on mainline 7.3;
+#                    bore: the latency, compute (and with probe, probe)
+#                    points on a BORE kernel, built from SLICEEXT_BORE_PATCH
+#                    or given as SLICEEXT_BORE_KDIR
 #   --configs LIST   the probe's configurations, comma (or space) separated
 #                    (default off,on): off, on, or on+KNOB=VALUE with more
 #                    +KNOB=VALUE as needed, KNOB being burst/NAME or ext/NAME
@@ -121,7 +127,7 @@ if [ $quick = 1 ]; then
 	repeat=${repeat:-3} duration=${duration:-2} parts=${parts:-lock,latency}
 else
 	repeat=${repeat:-5} duration=${duration:-5}
-	parts=${parts:-lock,latency,compute,overhead,mainline,probe}
+	parts=${parts:-lock,latency,compute,overhead,mainline,probe,postgres}
 fi
 case $flavour in
 release|test) ;;
@@ -147,9 +153,9 @@ if [ "$repeat" -lt 1 ] || [ "$duration" -lt 1 ]; then
 fi
 for p in ${parts//,/ }; do
 	case $p in
-	lock|latency|compute|overhead|mainline|probe|bore) ;;
+	lock|latency|compute|overhead|mainline|probe|postgres|bore) ;;
 	*) echo "bench.sh: unknown part '$p' in --parts (lock, latency," \
-		"compute, overhead, mainline, probe, bore)" >&2; exit 2 ;;
+		"compute, overhead, mainline, probe, postgres, bore)" >&2; exit 2 ;;
 	esac
 done
 has_part() { case ",$parts," in *",$1,"*) return 0 ;; esac; return 1; }
@@ -175,13 +181,16 @@ check_probe() {
 	exit 2
 }
 check_probe
-# The parts the release kernel's main boot runs.
+# The parts the release kernel's main boot runs, and mainline 7.3's.
 main_parts=
-for p in lock latency compute probe; do
+for p in lock latency compute probe postgres; do
 	if has_part $p; then
 		main_parts+=${main_parts:+,}$p
 	fi
 done
+ml_parts=
+has_part mainline && ml_parts=lock
+has_part postgres && ml_parts+=${ml_parts:+,}postgres
 mode=tcg
 [ $icount = 0 ] || mode=icount
 out=${out:-$cache/bench-last}
@@ -204,7 +213,7 @@ fi
 if has_part bore; then
 	bkdir=${SLICEEXT_BORE_KDIR:-$("$top/scripts/kernel.sh" bore)}
 fi
-if has_part mainline; then
+if [ -n "$ml_parts" ]; then
 	mkdir=${SLICEEXT_MAINLINE_KDIR:-$("$top/scripts/kernel.sh" mainline)}
 fi
 
@@ -237,6 +246,19 @@ if [ -z "$bin" ]; then
 	fi
 fi
 
+# PostgreSQL for the postgres part, built once into the cache; without it
+# the guest skips the part's rows.
+pg_args=()
+if has_part postgres; then
+	log "PostgreSQL with tools/examples/postgresql's patch (a first build" \
+		"takes about 10 minutes)"
+	if pgbin=$("$top/tools/examples/postgresql/fetch-build.sh"); then
+		pg_args=(--postgres "${pgbin%/bin}")
+	else
+		log "warning: PostgreSQL did not build; the postgres rows will be skipped"
+	fi
+fi
+
 # The probe's options, for the boots that run it.
 probe_args=(--configs "$configs" --places "$places" --order "$order" ${pin:+--pin "$pin"})
 
@@ -251,6 +273,8 @@ run_vm() {
 	shift 5
 	t=$((n * repeat * (duration + 10)))
 	case ",$p," in *,overhead,*) t=$((t + 3 * repeat * 120)) ;; esac
+	# initdb and pgbench -i, a server restart or two per round
+	case ",$p," in *,postgres,*) t=$((t + 600 + repeat * 120)) ;; esac
 	if [ "$m" = icount ]; then
 		t=$((6 * t))
 		vmopt=(--icount)
@@ -261,6 +285,7 @@ run_vm() {
 	vmout=$work/vm-$label-$m-${p//,/-}
 	results+=("$vmout/bench.jsonl")
 	case ",$p," in *,probe,*) set -- "$@" "${probe_args[@]}" ;; esac
+	case ",$p," in *,postgres,*) set -- "$@" "${pg_args[@]}" ;; esac
 	"$top/scripts/vm.sh" "${vmopt[@]}" --cpus "$cpus" --timeout "$t" \
 		--out "$vmout" "$dir" -- \
 		"$top/scripts/bench-guest.sh" --kernel "$label" --mode "$m" \
@@ -289,7 +314,8 @@ ko=(--ko "$work/mod/sliceext.ko")
 [ -z "$main_parts" ] ||
 	run_vm "$flavour" "$kdir" $mode "$main_parts" \
 		"$(npoints sliceext "$main_parts")" "${ko[@]}"
-[ -z "$mkdir" ] || run_vm mainline "$mkdir" $mode lock "$(npoints mainline lock)"
+[ -z "$mkdir" ] ||
+	run_vm mainline "$mkdir" $mode "$ml_parts" "$(npoints mainline "$ml_parts")"
 if has_part bore; then
 	bparts=latency,compute
 	! has_part probe || bparts+=,probe

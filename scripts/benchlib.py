@@ -22,15 +22,16 @@ e.g. "off", "on", "on+burst/penalty_scale=40",
 runs without the module (the overhead part's stock and unloaded rows).
 
 The switch turns what the part measures: the slice extension for the
-lock and hist parts (the clients ask for it: lock_table --ext, or the
-preload library; burst scheduling stays off there), burst scheduling for
-the others (sliceext's burst/enabled, or a BORE kernel's sched_bore
-sysctl). "sched/features=NAME" or "=NO_NAME" sets one scheduler feature
-and may be given more than once; any other knob at most once. On
-mainline 7.3, ext/slice_ext_nsec is its /sys/kernel/debug/rseq/
-slice_ext_nsec. Every point starts from the values the knobs had when
-the boot's snapshot was taken (after the module loaded), so a setting
-lasts for its own point only.
+lock, hist and postgres parts (the clients ask for it: lock_table --ext,
+the preload library, or PostgreSQL's slice_extension setting; burst
+scheduling stays off there), burst scheduling for the others (sliceext's
+burst/enabled, or a BORE kernel's sched_bore sysctl).
+"sched/features=NAME" or "=NO_NAME" sets one scheduler feature and may
+be given more than once; any other knob at most once. On mainline 7.3,
+ext/slice_ext_nsec is its /sys/kernel/debug/rseq/slice_ext_nsec. Every
+point starts from the values the knobs had when the boot's snapshot was
+taken (after the module loaded), so a setting lasts for its own point
+only.
 """
 
 import json
@@ -38,7 +39,7 @@ import os
 import re
 
 SWITCHES = ("off", "on")
-EXT_PARTS = ("lock", "hist")
+EXT_PARTS = ("lock", "hist", "postgres")
 KINDS = ("sliceext", "mainline", "stock", "bore")
 PLACEMENTS = ("same", "autogroup", "cgroup", "-")
 # How a placement reads in a row's label (the probe's generated rows).

@@ -184,6 +184,39 @@ assert h["command"] == "scripts/bench.sh --parts probe --bin " + sys.argv[2] + \
 check "the table in report.md" grep -q "off, hogs in its session" "$t/bench-out/report.md"
 check "--results-md: the probe's section" grep -q "^## Wakeup probe" "$t/docs/results.md"
 
+# ---- bench.sh --parts postgres: PostgreSQL built, both kernels booted ------
+
+# A fetch-build.sh that records its call and names a build (or fails).
+mkdir -p "$t/top/tools/examples/postgresql" "$t/ml"
+cat > "$t/top/tools/examples/postgresql/fetch-build.sh" <<'EOF'
+#!/bin/sh
+echo "fetch-build $*" >> "$CALLS"
+[ -z "$PG_FAIL" ] || exit 1
+echo /cache/postgresql/15.18-x/install/bin
+EOF
+chmod +x "$t/top/tools/examples/postgresql/fetch-build.sh"
+printf 'KVER=7.3.4-mainline\nKBUILD=/nonexistent\n' > "$t/ml/env"
+pg_bench() {
+	: > "$t/calls"
+	SLICEEXT_CACHE=$t/cache SLICEEXT_KDIR=$t/rel SLICEEXT_MAINLINE_KDIR=$t/ml \
+		CALLS=$t/calls "$t/top/scripts/bench.sh" --parts postgres \
+		--bin "$t/benchbin" --repeat 1 --duration 1 --out "$t/bench-out" \
+		>/dev/null 2>"$t/err"
+}
+pg_bench
+check_eq "bench.sh --parts postgres: exit 0" 0 "$?"
+check_eq "bench.sh --parts postgres: builds PostgreSQL, once" "fetch-build " \
+	"$(grep '^fetch-build' "$t/calls")"
+check_eq "it boots the release kernel and mainline 7.3, once each" \
+	"$t/rel $t/ml" "$(sed -n 's/^vm .* \([^ ]*\) -- .*/\1/p' "$t/calls" | xargs)"
+check_eq "both boots run the postgres part, and only it, with the build" 2 \
+	"$(grep -c -- "--parts postgres .*--postgres /cache/postgresql/15.18-x/install\( \|$\)" \
+		"$t/calls")"
+PG_FAIL=1 pg_bench
+check "a build that fails: a warning" grep -q "PostgreSQL did not build" "$t/err"
+check_eq "and the boots get no build, their rows skipped there" 0 \
+	"$(grep -c -- "--postgres" "$t/calls")"
+
 # ---- bench-guest.sh against a made-up kernel -------------------------------
 
 # Its knobs and features under a tree of our own (SLICEEXT_BENCH_ROOT:
@@ -279,6 +312,14 @@ check "bench-report.py reads what it wrote" \
 guest --parts probe --configs off,ndz > "$g/log" 2>&1
 check_eq "bench-guest.sh --configs ndz: exit status 2" 2 "$?"
 check_eq "and writes nothing" "" "$(cat "$g/out.jsonl")"
+printf 'postgres\tro_off\tsliceext\t-\tsame\toff\tselect-only, ext off\n' \
+	>> "$g/points"
+guest --parts postgres > "$g/log" 2>&1
+check_eq "bench-guest.sh --parts postgres without --postgres: exit 0" 0 "$?"
+check "its rows skipped, saying why" q '[x["skipped"] for x in r if
+	x.get("part") == "postgres"] == ["PostgreSQL not built (tools/examples/postgresql/fetch-build.sh)"]'
+check "the boot line records the part's shape" \
+	q 'r[0]["pg_clients"] == 4 * r[0]["nproc"] and r[0]["pg_scale"] == 10 and r[0]["pg_build"] == ""'
 
 # ---- kernel.sh bore --------------------------------------------------------
 

@@ -185,6 +185,32 @@ class PointsFile(Tmp):
             c = benchlib.parse_config(p.config)
             self.assertEqual(c.on, "ext on" in p.label or
                              "preload library" in p.label, p.id)
+        for p in benchlib.load_points(POINTS)["postgres"]:
+            c = benchlib.parse_config(p.config)
+            self.assertEqual(c.on, "ext on" in p.label, p.id)
+
+    def test_postgres_rows_compare_like_with_like(self):
+        """Each postgres row's base runs the same pgbench script on the
+        same kernel with the hogs in the same place, the extension off;
+        the ids say the script (bench-guest.sh runs -S for ro_)."""
+        rows = benchlib.load_points(POINTS)["postgres"]
+        by_id = {p.id: p for p in rows}
+        for kernel in ("sliceext", "mainline"):
+            mine = [p for p in rows if p.kernel == kernel]
+            self.assertEqual(len(mine), 16, kernel)
+            for p in mine:
+                self.assertRegex(p.id, r"^(ml_)?(ro|tpcb)_")
+                self.assertEqual(p.id.startswith("ml_"), kernel == "mainline")
+                script = "select-only" if "ro_" in p.id else "TPC-B-like"
+                self.assertIn(script, p.label, p.id)
+                if p.base == "-":
+                    self.assertEqual(p.config, "off", p.id)
+                    continue
+                b = by_id[p.base]
+                self.assertEqual((b.kernel, b.placement, b.config),
+                                 (kernel, p.placement, "off"), p.id)
+                self.assertEqual(b.id.split("_off")[0],
+                                 p.id.split("_on")[0], p.id)
 
     def test_old_six_field_file(self):
         path = self.write("p", "lock\ta\tsliceext\t-\tsame\text off\n")
@@ -675,6 +701,67 @@ ALL_PARTS = [
 ]
 
 
+def pgbench_runs(kernel, pid, label, config, tps, enabled=8, placement="same"):
+    return [run("postgres", pid, label, i + 1, config, placement, kernel,
+                tool="pgbench", tps=v, lat_p99_us=1e6 / v, lat_avg_us=5e5 / v,
+                lat_p50_us=4e5 / v, sessions_enabled=enabled,
+                lat_cdf_us=[[0, 10.0], [50, 4e5 / v], [99, 1e6 / v],
+                            [100, 2e6 / v]])
+            for i, v in enumerate(tps)]
+
+
+PG = [HOST, boot(parts="postgres", pg_clients=8, pg_threads=2, pg_scale=10,
+                 pg_hogs=8, pg_build="15.18-0+deb12u1-abc",
+                 pg_server="GLIBC_TUNABLES=glibc.pthread.rseq=0 postgres")]
+PG += pgbench_runs("release", "ro_off", "select-only, ext off", "off",
+                   [100, 110, 90], enabled=0)
+PG += pgbench_runs("release", "ro_on_50", "select-only, ext on, 50 µs",
+                   "on+ext/slice_ext_nsec=50000", [150, 140, 160])
+PG += [boot(kernel="mainline", uname="7.3.4-mainline", parts="postgres",
+            pg_clients=8)]
+PG += pgbench_runs("mainline", "ml_ro_off", "mainline 7.3, select-only, ext off",
+                   "off", [100, 100, 100], enabled=0)
+PG += pgbench_runs("mainline", "ml_ro_on_5",
+                   "mainline 7.3, select-only, ext on, 5 µs",
+                   "on+ext/slice_ext_nsec=5000", [120, 120, 120], enabled=0)
+
+
+class Postgres(Tmp):
+    def test_rows_ratios_and_warnings(self):
+        rc, out, err = self.report(self.write("r.jsonl", jl(*PG)))
+        self.assertEqual(rc, 0, err)
+        self.assertRegex(out, r"\| select-only, ext off +\| TPS ↑ +\| 100 +"
+                         r"\| 95–105 +\| 90–110 +\| base ")
+        self.assertRegex(out, r"\| select-only, ext on, 50 µs +\| TPS ↑ +"
+                         r"\| 150 +\| [^|]+\| [^|]+\| ×1\.50 ")
+        self.assertRegex(out, r"\| +\| latency p99 µs ↓ +\| 6667 +\| "
+                         r"[^|]+\| [^|]+\| ×0\.67 ")
+        self.assertRegex(out, r"\| mainline 7\.3, select-only, ext on, 5 µs "
+                         r"+\| TPS ↑ +\| 120 +\| [^|]+\| [^|]+\| ×1\.20 ")
+        self.assertIn("pgbench -c 8 -j 2", out)
+        self.assertIn("15.18-0+deb12u1-abc", out)
+        # Mainline's "on" row ran without the extension: said so; the off
+        # rows, which never enable it, are not.
+        self.assertIn("mainline 7.3, select-only, ext on, 5 µs: no "
+                      "PostgreSQL session enabled the extension in 3 run(s)",
+                      out)
+        self.assertEqual(out.count("no PostgreSQL session enabled"), 1)
+
+    def test_results_md_section(self):
+        path = self.write("res/results.jsonl", jl(*PG))
+        md = os.path.join(self.dir, "results.md")
+        rc, _, err = self.report("--results-md", md, path)
+        self.assertEqual(rc, 0, err)
+        text = self.read("results.md")
+        sec = re.search(r"^## PostgreSQL\n(.*?)(?=^## |\Z)", text,
+                        re.M | re.S).group(1)
+        self.assertIn("- Kernels: `6.12.0-sliceext` (release), "
+                      "`7.3.4-mainline` (mainline)", sec)
+        self.assertRegex(sec, r"\| select-only, ext on, 50 µs \(`on\+ext/"
+                         r"slice_ext_nsec=50000`\) \| TPS ↑ \| 150 \|")
+        self.assertIn("|  | latency p99 µs ↓ | 6667 |", sec)
+
+
 class ResultsMarkdown(Tmp):
     def make(self, lines=ALL_PARTS):
         path = self.write("res/results.jsonl", jl(*lines))
@@ -696,7 +783,7 @@ class ResultsMarkdown(Tmp):
         heads = re.findall(r"^## (.*)$", text, re.M)
         self.assertEqual([report.slug(h) for h in heads],
                          ["lock-table", "wakeup-latency", "compute",
-                          "overhead", "wakeup-probe",
+                          "overhead", "wakeup-probe", "postgresql",
                           "extension-used-per-grant"])
 
     def test_each_section_says_how_to_reproduce_it(self):
