@@ -29,6 +29,7 @@ TOP = os.path.dirname(os.path.dirname(os.path.dirname(
 SCRIPTS = os.path.join(TOP, "scripts")
 sys.path.insert(0, SCRIPTS)
 import benchlib  # noqa: E402
+from benchreport import results, results_md, stats, tables  # noqa: E402
 
 
 def load_script(name, path):
@@ -107,8 +108,8 @@ class Tmp(unittest.TestCase):
         return rc, out.getvalue(), err.getvalue()
 
     def results(self, *lines, name="r.jsonl"):
-        return report.Results([self.write(name, jl(*lines))],
-                              report.load_points(POINTS))
+        return results.Results([self.write(name, jl(*lines))],
+                               results.load_points(POINTS))
 
 
 # ---- configuration strings --------------------------------------------------
@@ -572,7 +573,7 @@ class Statistics(Tmp):
             "burst off", "off", "off", [1, 2])))
         b = self.write("b.jsonl", jl(HOST, boot(), *latency_runs(
             "burst off", "off", "off", [3, 4])))
-        res = report.Results([a, b], report.load_points(POINTS))
+        res = results.Results([a, b], results.load_points(POINTS))
         p = res.points[("latency", "burst off")]
         self.assertEqual(len(p.runs), 4)
         self.assertEqual(len(p.boots), 2)
@@ -581,12 +582,12 @@ class Statistics(Tmp):
     @unittest.skipUnless(HAVE_SCIPY, "no python3-scipy")
     def test_rank_test(self):
         # Exact two-sided Mann-Whitney U: 5 against 5, fully apart.
-        self.assertAlmostEqual(report.rank_test([1, 2, 3, 4, 5],
+        self.assertAlmostEqual(stats.rank_test([1, 2, 3, 4, 5],
                                                 [6, 7, 8, 9, 10]),
                                2 / 252, places=6)
-        self.assertAlmostEqual(report.rank_test([1, 3, 5], [2, 4, 6]), 0.7,
+        self.assertAlmostEqual(stats.rank_test([1, 3, 5], [2, 4, 6]), 0.7,
                                places=6)
-        self.assertIsNone(report.rank_test([1], [2, 3]))
+        self.assertIsNone(stats.rank_test([1], [2, 3]))
 
     @unittest.skipUnless(HAVE_SCIPY, "no python3-scipy")
     def test_rank_test_against_the_base_row(self):
@@ -599,20 +600,20 @@ class Statistics(Tmp):
         self.assertEqual(base.name, "burst off")
         self.assertAlmostEqual(res.test(on, base, "lat_p99_us"), 2 / 252,
                                places=6)
-        rows, _ = report.table(res)
+        rows, _ = tables.table(res)
         row = next(r for r in rows if r[1] == "burst on")
         self.assertEqual((row[2], row[3], row[6], row[7]),
                          ("latency p50 µs ↓", "1.50", "×0.25", "0.008"))
 
     def test_without_scipy_a_clear_message(self):
-        saved = sys.modules.get("scipy"), report._scipy
+        saved = sys.modules.get("scipy"), stats._scipy
         sys.modules["scipy"] = None     # import scipy raises ImportError
-        report._scipy = None
+        stats._scipy = None
         try:
             err = io.StringIO()
             with contextlib.redirect_stderr(err):
-                self.assertIsNone(report.rank_test([1, 2, 3], [4, 5, 6]))
-                self.assertIsNone(report.rank_test([1, 2, 3], [4, 5, 6]))
+                self.assertIsNone(stats.rank_test([1, 2, 3], [4, 5, 6]))
+                self.assertIsNone(stats.rank_test([1, 2, 3], [4, 5, 6]))
             self.assertEqual(err.getvalue().count("no scipy"), 1)
             self.assertIn("python3-scipy", err.getvalue())
             path = self.write("r.jsonl", jl(HOST, boot(), *latency_runs(
@@ -625,7 +626,7 @@ class Statistics(Tmp):
                 del sys.modules["scipy"]
             else:
                 sys.modules["scipy"] = saved[0]
-            report._scipy = saved[1]
+            stats._scipy = saved[1]
 
 
 class Probe(Tmp):
@@ -650,7 +651,7 @@ class Probe(Tmp):
         b = res.base_of("probe",
                         "on+burst/penalty_scale=40, hogs in another cpu cgroup")
         self.assertEqual(b.name, "off, hogs in another cpu cgroup")
-        rows = report.probe_table(res)
+        rows = tables.probe_table(res)
         same_on = next(r for r in rows if r[0] == "on, hogs in its session")
         self.assertEqual(same_on[1:], ("3", "2", "0", "1.00%", "3"))
         cg = next(r for r in rows if r[0].startswith("on+burst"))
@@ -781,7 +782,7 @@ class ResultsMarkdown(Tmp):
     def test_sections_and_anchors(self):
         text, _ = self.make()
         heads = re.findall(r"^## (.*)$", text, re.M)
-        self.assertEqual([report.slug(h) for h in heads],
+        self.assertEqual([results_md.slug(h) for h in heads],
                          ["lock-table", "wakeup-latency", "compute",
                           "overhead", "wakeup-probe", "postgresql",
                           "extension-used-per-grant"])
