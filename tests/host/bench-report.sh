@@ -6,9 +6,10 @@
 # spreads and ratios against the right base row, skipped and failed rows,
 # the stock kernel's overhead row as base (and the fallback without it),
 # and the notes every table must carry. Then the unit tests of the
-# pipeline's Python (tests/host/bench_report_test.py: configurations,
-# records, pooling, rank tests, docs/results.md, bad input). The benchmark
-# scripts themselves parse (bash -n) and refuse bad options.
+# pipeline's Python, a file per module (tests/host/bench*_test.py:
+# configurations, records, pooling, rank tests, docs/results.md, bad
+# input). The benchmark scripts themselves parse (bash -n) and refuse bad
+# options.
 . "$(dirname "$0")/../lib/tap.sh"
 top=$(cd "$(dirname "$0")/../.." && pwd)
 py=/usr/bin/python3
@@ -229,7 +230,7 @@ check_fails "bench-hist.py without arguments fails" "$py" "$top/scripts/bench-hi
 check_eq "bench-hist.py bad usage: exit status 2" 2 "$?"
 
 # The unit tests, a TAP line each.
-"$py" "$top/tests/host/bench_report_test.py"
-rc=$?
-[ "$rc" = 0 ] || tap_failed=$((tap_failed + 1))
+for u in "$top"/tests/host/bench*_test.py; do
+	"$py" "$u" || tap_failed=$((tap_failed + 1))
+done
 tap_done
