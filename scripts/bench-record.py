@@ -49,10 +49,7 @@ TAGS: --part P --id ID --label LABEL --kernel K [--repeat N]
 """
 
 import argparse
-import glob
-import hashlib
 import json
-import math
 import os
 import re
 import subprocess
@@ -62,6 +59,12 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import benchlib  # noqa: E402
+# scripts/benchrecord/: one module per concern (its __init__.py lists them).
+from benchrecord.formats import hackbench_result, last_object  # noqa: E402
+from benchrecord.host_facts import (  # noqa: E402
+    cpu_model, first_line, package_version, series_of)
+from benchrecord.pgbench import (  # noqa: E402
+    file_size, pgbench_result, remove_logs, sessions_enabled)
 
 SCHEMA = 2
 TAG_KEYS = ("part", "point", "point_id", "kernel", "repeat", "config",
@@ -138,55 +141,6 @@ def who(t):
 
 # ---- host and boot lines ---------------------------------------------------
 
-def first_line(cmd):
-    try:
-        out = subprocess.run(cmd, stdout=subprocess.PIPE,
-                             stderr=subprocess.DEVNULL, text=True,
-                             check=False).stdout
-    except OSError:
-        return None
-    return out.splitlines()[0].strip() if out.strip() else None
-
-
-def cpu_model():
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            for line in f:
-                k, _, v = line.partition(":")
-                if k.strip() == "model name":
-                    return v.strip()
-    except OSError:
-        pass
-    return None
-
-
-def series_of(top):
-    """The core series as the checkout has it: how many patches and a
-    hash of their contents, in order."""
-    d = os.path.join(top, "patches", "6.12")
-    try:
-        names = sorted(n for n in os.listdir(d) if n.endswith(".patch"))
-    except OSError:
-        return None, 0
-    h = hashlib.sha256()
-    for n in names:
-        with open(os.path.join(d, n), "rb") as f:
-            h.update(f.read())
-    return h.hexdigest()[:12], len(names)
-
-
-def package_version(top):
-    try:
-        with open(os.path.join(top, "dkms.conf"), encoding="utf-8") as f:
-            for line in f:
-                m = re.match(r'^PACKAGE_VERSION="(.*)"$', line.strip())
-                if m:
-                    return m.group(1)
-    except OSError:
-        pass
-    return None
-
-
 def cmd_host(a):
     series, npatches = series_of(a.top)
     kernels = {}
@@ -227,102 +181,6 @@ def cmd_module(a):
 
 
 # ---- run records -----------------------------------------------------------
-
-def last_object(out):
-    """The tool's --json object: the last line that parses as one."""
-    for line in reversed(out.splitlines()):
-        line = line.strip()
-        if not line.startswith("{"):
-            continue
-        try:
-            obj = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(obj, dict):
-            return obj
-    return None
-
-
-HACKBENCH_TIME = re.compile(r"^Time:\s*([0-9]+(?:\.[0-9]+)?)\s*$", re.M)
-
-
-def hackbench_result(out):
-    """rt-tests' hackbench has no JSON output: its result is the one
-    "Time: SECONDS" line it prints at the end."""
-    m = HACKBENCH_TIME.findall(out)
-    if len(m) != 1:
-        return None
-    return {"tool": "hackbench", "hackbench_s": float(m[0])}
-
-
-PGBENCH_TPS = re.compile(r"^tps = ([0-9]+(?:\.[0-9]+)?) ", re.M)
-# The percentiles of a latency curve, as tools/bench/output.c samples them.
-CDF_PCTS = (0, 1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 98, 99, 99.5,
-            99.9, 99.99, 100)
-
-
-def percentile(vs, pct):
-    """Nearest rank in the ascending list VS, as tools/bench/bench.c."""
-    rank = math.ceil(pct / 100.0 * len(vs))
-    return vs[min(max(rank, 1), len(vs)) - 1]
-
-
-def pgbench_log(prefix):
-    """The transactions of pgbench --log's files PREFIX.PID[.THREAD]:
-    (latencies in µs, count of the rest). A line is "client transaction
-    latency script epoch_s epoch_us ...", its latency "failed" or
-    "skipped" for a transaction that did not complete."""
-    lat, other = [], 0
-    for path in glob.glob(glob.escape(prefix) + ".*"):
-        with open(path, encoding="utf-8", errors="replace") as f:
-            for line in f:
-                fields = line.split()
-                if len(fields) < 6:
-                    continue
-                if fields[2].isdigit():
-                    lat.append(int(fields[2]))
-                else:
-                    other += 1
-    return lat, other
-
-
-def pgbench_result(out, prefix):
-    """pgbench's throughput, from its one "tps = N (...)" line, and its
-    latencies, from the per-transaction log (its own summary has the
-    average only)."""
-    tps = PGBENCH_TPS.findall(out)
-    lat, failed = pgbench_log(prefix) if prefix else ([], 0)
-    if len(tps) != 1 or not lat:
-        return None
-    lat.sort()
-    return {"tool": "pgbench", "tps": float(tps[0]),
-            "transactions": len(lat), "failed": failed,
-            "lat_avg_us": round(sum(lat) / len(lat), 1),
-            "lat_p50_us": percentile(lat, 50),
-            "lat_p99_us": percentile(lat, 99),
-            "lat_cdf_us": [[p, percentile(lat, p)] for p in CDF_PCTS]}
-
-
-def remove_logs(prefix):
-    for path in glob.glob(glob.escape(prefix) + ".*"):
-        os.remove(path)
-
-
-def file_size(path):
-    try:
-        return os.path.getsize(path)
-    except OSError:
-        return None
-
-
-def sessions_enabled(path, offset):
-    """Lines of PostgreSQL's log after OFFSET in which a process enabled
-    the slice extension (tools/examples/postgresql's patch, at DEBUG1)."""
-    with open(path, "rb") as f:
-        f.seek(offset)
-        text = f.read().decode("utf-8", "replace")
-    return text.count("time slice extension enabled")
-
 
 def counters(path):
     """The "name value" lines of sliceext's ext/stats, or None."""
