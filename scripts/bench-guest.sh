@@ -38,7 +38,7 @@
 #                      ones, so that each runs first as often; given: as
 #                      listed
 #
-# Environment, for tests/host/bench-guest.sh only: SLICEEXT_BENCH_ROOT, a
+# Environment, for tests/host/bench-scripts.sh only: SLICEEXT_BENCH_ROOT, a
 # made-up tree the knobs are read and written under instead of /, and
 # SLICEEXT_BENCH_POINTS, a points file instead of scripts/bench-points.
 #
@@ -101,8 +101,9 @@ failed=0
 load_pid=
 state=$(mktemp -d)/state.json
 
-# The issue's lock table, scaled with the CPUs (6 clients and 8 hogs on
-# 2): more clients than CPUs, more hogs than clients, a critical section
+# The lock table (docs/tools.md), scaled with the CPUs (6 clients and 8
+# hogs on 2): more clients than CPUs, so that a holder can lose its CPU
+# inside the critical section; more hogs than clients; a critical section
 # as short as the work between two.
 lock_clients=$((3 * ncpu)) lock_hogs=$((4 * ncpu)) lock_cs_us=2 lock_out_us=2
 # Background for latency and compute: CPU hogs plus a build-like fork load.
@@ -116,9 +117,10 @@ pinned_wakeup=(--message-threads 1 --workers 1 --work-us 200 --interval-us 1000)
 # are measured. Beside two CPU hogs per CPU, no forkers.
 probe_args=(--message-threads 1 --workers 1 --work-us 200 --interval-us 1000)
 probe_hogs=$((2 * ncpu))
-# PostgreSQL under pgbench: the issue's -c 8 -j 2 on 2 CPUs, beside the
-# lock table's hogs. Every kernel runs the server on the patch's own rseq
-# area (GLIBC_TUNABLES=glibc.pthread.rseq=0), as large as
+# PostgreSQL under pgbench: four clients and one pgbench thread per CPU
+# (-c 8 -j 2 on 2), more backends than CPUs as in the lock table, beside
+# the lock table's hogs. Every kernel runs the server on the patch's own
+# rseq area (GLIBC_TUNABLES=glibc.pthread.rseq=0), as large as
 # AT_RSEQ_FEATURE_SIZE asks: mainline serves only those. The data fits in
 # shared_buffers, so that select-only runs from memory; WAL is kept small
 # on the guest's tmpfs; at DEBUG1 each process logs whether it enabled the
@@ -319,7 +321,9 @@ overhead_state() {	# ID
 			run_tool overhead "$id" "$r" "$bin/syscall_loop" --syscall getppid
 		fi
 		# A fork at the bottom of a deep chain: burst scoring's
-		# inheritance walks up the tree, bounded (issue: within 10%).
+		# inheritance walks up the tree, a bounded walk, so a fork
+		# should cost the same with the module loaded or not
+		# (docs/tools.md, fork_loop).
 		if why=$(tool_missing fork_loop); then
 			[ "$r" = 1 ] && skip overhead "$id" "$why" fork_loop
 		else
