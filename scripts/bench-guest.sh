@@ -1,12 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Guest half of the benchmarks (scripts/bench.sh, and the short run at the
-# end of "make demo"). Runs every point of the requested parts that belongs
-# to this kernel (scripts/bench-points; the probe's points are its
-# configurations in its placements) REPEAT times and appends one JSON
-# object per run to RESULTS: the benchmark tool's own --json object plus
-# the point's tags. A point that cannot run here (no module, no knob, no
+# Guest half of the benchmarks (scripts/bench.sh; "make demo" runs
+# scripts/demo-guest.sh instead). Runs every point of the requested parts
+# that belongs to this kernel (scripts/bench-points; the probe's points
+# are its configurations in its placements) REPEAT times and appends one
+# JSON object per run to RESULTS: the benchmark tool's own --json object
+# plus the point's tags. A point that cannot run here (no module, no knob, no
 # tool) gets one {"skipped": "why"} line instead and is printed as
 # "skipped: why". Every line is written by scripts/bench-record.py, which
 # also sets each point's configuration (off, on, on+KNOB=VALUE:
