@@ -18,6 +18,10 @@ py=/usr/bin/python3
 for s in bench.sh bench-guest.sh demo.sh demo-guest.sh kernel.sh lib.sh; do
 	check "bash -n scripts/$s" bash -n "$top/scripts/$s"
 done
+# What bench-guest.sh sources: bash -n of it does not read them.
+for s in "$top"/scripts/bench-guest/*.sh; do
+	check "bash -n scripts/bench-guest/${s##*/}" bash -n "$s"
+done
 
 f=$(mktemp)
 t=$(mktemp -d)
