@@ -260,17 +260,24 @@ pg_start() {
 	done
 }
 
+# gone_within PID SECONDS: true once PID has exited, false if it still
+# runs after SECONDS (polled every 0.2 s).
+gone_within() {
+	local _
+	for _ in $(seq 1 $(($2 * 5))); do
+		kill -0 "$1" 2>/dev/null || return 0
+		sleep 0.2
+	done
+	! kill -0 "$1" 2>/dev/null
+}
+
 # pg_stop: stop the server, if it runs: a fast shutdown (2 minutes at
 # most), else an immediate one. False if it needed more than the first.
 pg_stop() {
-	local _ rc=0
+	local rc=0
 	[ -n "${PG_PID:-}" ] || return 0
 	kill -INT "$PG_PID" 2>/dev/null
-	for _ in $(seq 1 600); do
-		kill -0 "$PG_PID" 2>/dev/null || break
-		sleep 0.2
-	done
-	if kill -0 "$PG_PID" 2>/dev/null; then
+	if ! gone_within "$PG_PID" 120; then
 		rc=1
 		kill -QUIT "$PG_PID" 2>/dev/null
 		sleep 5

@@ -24,14 +24,9 @@ start_load() {
 # The load kills and reaps its children on SIGTERM; should it hang, they
 # die with it (PR_SET_PDEATHSIG), so no straggler needs hunting down.
 stop_load() {
-	local _
 	[ -n "$load_pid" ] || return 0
 	kill -TERM "$load_pid" 2>/dev/null
-	for _ in $(seq 1 50); do
-		kill -0 "$load_pid" 2>/dev/null || break
-		sleep 0.2
-	done
-	if kill -0 "$load_pid" 2>/dev/null; then
+	if ! gone_within "$load_pid" 10; then
 		echo "  warning: load ignored SIGTERM for 10 s; killed"
 		kill -KILL "$load_pid" 2>/dev/null
 	fi
