@@ -4,12 +4,12 @@
 # In the guest of tests/host/stock-decisions.sh: play each scenario of
 # sched_scenario (BIN) with sched_switch traced, and print the switches
 # between its tasks, one "prev[state]>next" line each, under a "== NAME"
-# header. Tasks outside the scenario print as "other", the driver as
-# "driver". With --perturb, every scenario runs again with EEVDF's
+# header; the driver prints as "driver", and a task outside the scenario
+# as "other" where switches() cannot leave it out. With --perturb, every
+# scenario runs again under "== NAME perturbed" with EEVDF's
 # RUN_TO_PARITY, PLACE_LAG and WAKEUP_PREEMPTION off and a 10 ms base
-# slice, under "== NAME perturbed":
-# decisions that stock makes differently, to show that the comparison
-# sees a difference.
+# slice: decisions that stock makes differently, to show that the
+# comparison sees a difference.
 set -u
 perturb=${2:-}
 # From tmpfs, statically linked, and played once untraced: no page of it
