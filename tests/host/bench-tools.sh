@@ -28,7 +28,7 @@ py=/usr/bin/python3
 tools="lock_table wakeup_lat compute syscall_loop load fork_loop"
 declare -A flags=(
 	[lock_table]="--clients --cs-us --outside-us --ext --hogs --duration --json --help"
-	[wakeup_lat]="--message-threads --workers --work-us --interval-us --hogs --forkers --duration --json --help"
+	[wakeup_lat]="--message-threads --workers --work-us --interval-us --wake --hogs --forkers --duration --json --help"
 	[compute]="--threads --duration --json --help"
 	[syscall_loop]="--syscall --threads --duration --json --help"
 	[load]="--hogs --forkers --duration --verbose --json --help"
@@ -90,6 +90,11 @@ usage_error wakeup_lat --workers 0 --duration 0.3
 usage_error wakeup_lat --message-threads 0 --duration 0.3
 usage_error wakeup_lat --interval-us -5 --duration 0.3
 usage_error wakeup_lat --forkers x --duration 0.3
+usage_error wakeup_lat --wake foo --duration 0.3
+usage_error wakeup_lat --wake --duration 0.3
+check "wakeup_lat --wake foo: names what it takes" grep -qx \
+	"wakeup_lat: --wake: 'foo' is not futex or pipe" \
+	<<<"$("$b/wakeup_lat" --wake foo 2>&1)"
 usage_error compute --threads 0 --duration 0.3
 usage_error compute --threads 1.5 --duration 0.3
 usage_error syscall_loop --syscall foo --duration 0.3
@@ -194,11 +199,12 @@ fi
 
 run_json wakeup_lat wakeup_lat --duration 0.5
 check "wakeup_lat: documented keys, sane values" json_ok "$d/wakeup_lat.json" \
-	"tool message_threads workers work_us samples lat_p50_us lat_p90_us
+	"tool message_threads workers wake work_us samples lat_p50_us lat_p90_us
 	 lat_p99_us lat_p999_us lat_max_us lat_over_500us_pct lat_crossed_pct
 	 run_delay_per_switch_us lat_cdf_us timer_samples timer_p50_us
 	 timer_p90_us timer_p99_us timer_max_us duration_s" \
 	'd["tool"] == "wakeup_lat"' 'd["samples"] > 0' \
+	'd["wake"] == "futex"' 'not [k for k in d if k.startswith("pipe")]' \
 	'd["message_threads"] == 2 and d["workers"] == 4' \
 	'd["work_us"] == 300' 'd["duration_s"] > 0' \
 	'0 <= d["lat_p50_us"] <= d["lat_p90_us"] <= d["lat_p99_us"] <= d["lat_p999_us"] <= d["lat_max_us"]' \
@@ -218,6 +224,38 @@ taskset -c 0 "$b/wakeup_lat" --json --duration 0.3 >"$d/wakeup_lat-pinned.json"
 check "wakeup_lat pinned to one CPU: lat_crossed_pct 0" \
 	json_ok "$d/wakeup_lat-pinned.json" "lat_crossed_pct samples" \
 	'd["samples"] > 0' 'd["lat_crossed_pct"] == 0'
+
+# --wake pipe, the probe's shape for a second: a round is the 1 ms sleep,
+# the wake and 100 us of work, so at most one per ms and, on any host
+# that runs the suite, at least a tenth of that. The worker's metrics
+# are named for the pipe, none of the futex's is printed.
+run_json wakeup_lat-pipe wakeup_lat --wake pipe --message-threads 1 \
+	--workers 1 --work-us 100 --interval-us 1000 --duration 1
+check "wakeup_lat --wake pipe: the pipe's keys, sane values" \
+	json_ok "$d/wakeup_lat-pipe.json" \
+	"tool message_threads workers wake work_us pipe_samples pipe_p50_us
+	 pipe_p90_us pipe_p99_us pipe_p999_us pipe_max_us pipe_over_500us_pct
+	 pipe_crossed_pct run_delay_per_switch_us pipe_cdf_us timer_samples
+	 timer_p50_us timer_p90_us timer_p99_us timer_max_us duration_s" \
+	'd["wake"] == "pipe"' \
+	'not [k for k in d if k == "samples" or k.startswith("lat_")]' \
+	'100 <= d["pipe_samples"] <= 1000 * d["duration_s"] + 1' \
+	'd["pipe_samples"] == d["timer_samples"]' \
+	'0 < d["pipe_p50_us"] <= d["pipe_p90_us"] <= d["pipe_p99_us"] <= d["pipe_p999_us"] <= d["pipe_max_us"]' \
+	'0 < d["timer_p50_us"] <= d["timer_p99_us"] <= d["timer_max_us"]' \
+	'dict(d["pipe_cdf_us"])[99] == d["pipe_p99_us"]' \
+	'[v for _, v in d["pipe_cdf_us"]] == sorted(v for _, v in d["pipe_cdf_us"])' \
+	'0 <= d["pipe_over_500us_pct"] <= 100' '0 <= d["pipe_crossed_pct"] <= 100'
+taskset -c 0 "$b/wakeup_lat" --wake pipe --json --duration 0.3 \
+	>"$d/wakeup_lat-pipe-pinned.json"
+check "wakeup_lat --wake pipe pinned to one CPU: pipe_crossed_pct 0" \
+	json_ok "$d/wakeup_lat-pipe-pinned.json" "pipe_crossed_pct pipe_samples" \
+	'd["pipe_samples"] > 0' 'd["pipe_crossed_pct"] == 0'
+out=$("$b/wakeup_lat" --wake pipe --duration 0.3 2>/dev/null)
+check "wakeup_lat --wake pipe: the table's heading says so" \
+	grep -q '^wakeup_lat: .* woken by pipe, ' <<<"$out"
+check "wakeup_lat --wake pipe: the table's rows say so" \
+	grep -q '^pipe latency p99 (us) ' <<<"$out"
 
 for n in 1 2; do
 	run_json "compute-$n" compute --threads "$n" --duration 0.3

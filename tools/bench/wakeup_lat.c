@@ -11,12 +11,20 @@
  * a periodic task woken by a timer, not by another thread, is the other
  * kind of interactive wakeup, and a rule that favours one kind of wakeup
  * may cost the other.
+ *
+ * --wake pipe wakes each worker by a write to a pipe it blocks reading
+ * instead of through a futex: the kernel wakes a pipe's reader with a
+ * sync wakeup (WF_SYNC, the waker said to be about to sleep), which the
+ * scheduler weighs in choosing the reader's CPU.
  */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
 #include <linux/futex.h>
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -27,6 +35,42 @@
 
 #define TOOL	"wakeup_lat"
 
+/* --wake: how a message thread wakes its workers. */
+enum wake { WAKE_FUTEX, WAKE_PIPE };
+static const char *const wake_names[] = { "futex", "pipe", NULL };
+
+/*
+ * The workers' metrics, named for their wake: the futex's keep the names
+ * they had before --wake (samples, lat_*), the pipe's take its name as a
+ * prefix, as the timer's do (pipe_samples, pipe_*; "pipe latency ...").
+ */
+struct wake_metrics {
+	const char *samples, *p50, *p90, *p99, *p999, *max, *over, *crossed,
+		   *cdf;
+	const char *l_samples, *l_p50, *l_p90, *l_p99, *l_p999, *l_max,
+		   *l_over, *l_crossed;
+};
+
+#define WAKE_METRICS(_samples, _key, _l_samples, _label)		\
+	{ .samples = (_samples), .p50 = _key "_p50_us",			\
+	  .p90 = _key "_p90_us", .p99 = _key "_p99_us",			\
+	  .p999 = _key "_p999_us", .max = _key "_max_us",		\
+	  .over = _key "_over_500us_pct", .crossed = _key "_crossed_pct",	\
+	  .cdf = _key "_cdf_us", .l_samples = (_l_samples),		\
+	  .l_p50 = _label "latency p50 (us)",				\
+	  .l_p90 = _label "latency p90 (us)",				\
+	  .l_p99 = _label "latency p99 (us)",				\
+	  .l_p999 = _label "latency p99.9 (us)",			\
+	  .l_max = _label "latency max (us)",				\
+	  .l_over = _label "latency over 500 us (%)",			\
+	  .l_crossed = _label "woken on another CPU than the waker's (%)" }
+
+static const struct wake_metrics wake_metrics[] = {
+	[WAKE_FUTEX] = WAKE_METRICS("samples", "lat", "wakeups", ""),
+	[WAKE_PIPE] = WAKE_METRICS("pipe_samples", "pipe", "pipe wakeups",
+				   "pipe "),
+};
+
 struct msg;
 
 struct worker {
@@ -34,6 +78,7 @@ struct worker {
 	struct msg *msg;
 	uint32_t seq;		/* futex: the last round posted */
 	int exit;		/* set before the final seq bump */
+	int pipe[2];		/* --wake pipe: read end, write end */
 	uint64_t wake_ns;	/* when the message thread woke us */
 	int wake_cpu;		/* and from which CPU */
 	unsigned long crossed;	/* wakeups first run on another CPU */
@@ -53,6 +98,7 @@ struct msg {
 
 static struct bench_run run;
 static uint64_t work_ns, interval_ns;
+static int wake = WAKE_FUTEX;
 
 /* --help: what the tool does, before the options. */
 static const char about[] =
@@ -60,7 +106,10 @@ static const char about[] =
 "records its wakeup latency (wake to running), works --work-us and\n"
 "reports back. Reports latency percentiles and the workers' run delay\n"
 "per switch (from /proc/self/task/<tid>/schedstat), and the latency of\n"
-"the message threads' own timer wakeups.\n";
+"the message threads' own timer wakeups. A worker is woken through a\n"
+"futex, or with --wake pipe by a one-byte write(2) to a pipe of its own\n"
+"that it blocks in read(2) on (its latency is then reported as pipe_*);\n"
+"either way it reports back through a futex.\n";
 
 static void futex_wait(uint32_t *uaddr, uint32_t val)
 {
@@ -73,11 +122,50 @@ static void futex_wake(uint32_t *uaddr)
 	syscall(SYS_futex, uaddr, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 }
 
+/* A pipe that fails under us leaves no measurement to make. */
+static void __attribute__((noreturn)) pipe_failed(const char *call, ssize_t n)
+{
+	fprintf(stderr, TOOL ": %s on a worker's pipe: %s\n", call,
+		n < 0 ? strerror(errno) : "end of file");
+	exit(1);
+}
+
+/* Block until the message thread posts a round after @seen. */
+static void wait_wake(struct worker *w, uint32_t seen)
+{
+	ssize_t n;
+	char c;
+
+	if (wake == WAKE_PIPE) {
+		while ((n = read(w->pipe[0], &c, 1)) != 1)
+			if (n >= 0 || errno != EINTR)
+				pipe_failed("read", n);
+		return;
+	}
+	while (__atomic_load_n(&w->seq, __ATOMIC_ACQUIRE) == seen)
+		futex_wait(&w->seq, seen);
+}
+
+/* Wake @w for the round just posted in its seq. */
+static void wake_worker(struct worker *w)
+{
+	static const char byte;
+	ssize_t n;
+
+	if (wake == WAKE_PIPE) {
+		while ((n = write(w->pipe[1], &byte, 1)) != 1)
+			if (n >= 0 || errno != EINTR)
+				pipe_failed("write", n);
+		return;
+	}
+	futex_wake(&w->seq);
+}
+
 static void *worker_fn(void *arg)
 {
 	struct worker *w = arg;
 	struct msg *m = w->msg;
-	uint32_t seen = 0, s;
+	uint32_t seen = 0;
 
 	/* From the start of our own life: run delay is per thread. */
 	w->st_ok = !bench_read_schedstat(bench_gettid(), &w->st0);
@@ -86,12 +174,12 @@ static void *worker_fn(void *arg)
 	for (;;) {
 		uint64_t now;
 
-		while ((s = __atomic_load_n(&w->seq, __ATOMIC_ACQUIRE)) == seen)
-			futex_wait(&w->seq, seen);
+		wait_wake(w, seen);
 		now = bench_now_ns();
+		/* Acquire: wake_ns and exit were written before the seq. */
+		seen = __atomic_load_n(&w->seq, __ATOMIC_ACQUIRE);
 		if (__atomic_load_n(&w->exit, __ATOMIC_RELAXED))
 			break;
-		seen = s;
 		bench_samples_add(&w->lat, now - w->wake_ns);
 		/*
 		 * A wakeup sent to another CPU is a different path (an
@@ -142,7 +230,7 @@ static void *msg_fn(void *arg)
 			w->wake_cpu = sched_getcpu();
 			w->wake_ns = bench_now_ns();
 			__atomic_store_n(&w->seq, round, __ATOMIC_RELEASE);
-			futex_wake(&w->seq);
+			wake_worker(w);
 		}
 		/* The next round starts only when all are done. */
 		while ((p = __atomic_load_n(&m->pending, __ATOMIC_ACQUIRE)))
@@ -154,7 +242,7 @@ static void *msg_fn(void *arg)
 
 		__atomic_store_n(&w->exit, 1, __ATOMIC_RELAXED);
 		__atomic_store_n(&w->seq, round + 1, __ATOMIC_RELEASE);
-		futex_wake(&w->seq);
+		wake_worker(w);
 	}
 	return NULL;
 }
@@ -173,27 +261,28 @@ struct result {
 static void report(const struct result *r, bool json)
 {
 	const struct bench_samples *lat = r->lat, *timer = r->timer;
+	const struct wake_metrics *wm = &wake_metrics[wake];
 	const struct bench_metric m[] = {
 		BENCH_M_INT("message_threads", NULL, r->nmsg),
 		BENCH_M_INT("workers", NULL, r->nwork),
+		BENCH_M_STR("wake", NULL, wake_names[wake]),
 		BENCH_M_NUM("work_us", NULL, r->work_us, 3),
 		BENCH_M_NUM("interval_us", NULL, r->interval_us, 3),
 		BENCH_M_INT("hogs", NULL, r->hogs),
 		BENCH_M_INT("forkers", NULL, r->forkers),
-		BENCH_M_INT("samples", "wakeups", lat->count),
-		BENCH_M_PCT("lat_p50_us", "latency p50 (us)", lat, 50),
-		BENCH_M_PCT("lat_p90_us", "latency p90 (us)", lat, 90),
-		BENCH_M_PCT("lat_p99_us", "latency p99 (us)", lat, 99),
-		BENCH_M_PCT("lat_p999_us", "latency p99.9 (us)", lat, 99.9),
-		BENCH_M_NUM("lat_max_us", "latency max (us)", lat->max / 1e3, 3),
-		BENCH_M_NUM("lat_over_500us_pct", "latency over 500 us (%)",
+		BENCH_M_INT(wm->samples, wm->l_samples, lat->count),
+		BENCH_M_PCT(wm->p50, wm->l_p50, lat, 50),
+		BENCH_M_PCT(wm->p90, wm->l_p90, lat, 90),
+		BENCH_M_PCT(wm->p99, wm->l_p99, lat, 99),
+		BENCH_M_PCT(wm->p999, wm->l_p999, lat, 99.9),
+		BENCH_M_NUM(wm->max, wm->l_max, lat->max / 1e3, 3),
+		BENCH_M_NUM(wm->over, wm->l_over,
 			    bench_samples_over_pct(lat, 500 * 1000), 3),
-		BENCH_M_NUM("lat_crossed_pct",
-			    "woken on another CPU than the waker's (%)",
+		BENCH_M_NUM(wm->crossed, wm->l_crossed,
 			    lat->count ? 100.0 * r->crossed / lat->count : 0, 3),
 		BENCH_M_NUM("run_delay_per_switch_us",
 			    "run delay per switch (us)", r->per_switch, 3),
-		BENCH_M_CDF("lat_cdf_us", lat),
+		BENCH_M_CDF(wm->cdf, lat),
 		BENCH_M_INT("timer_samples", "timer wakeups", timer->count),
 		BENCH_M_PCT("timer_p50_us", "timer latency p50 (us)",
 			    timer, 50),
@@ -207,10 +296,11 @@ static void report(const struct result *r, bool json)
 	};
 
 	if (!json)
-		printf("%s: %ld message threads x %ld workers, work %.0f us, "
-		       "interval %.0f us, %ld hogs, %ld forkers, %.2f s\n",
-		       TOOL, r->nmsg, r->nwork, r->work_us, r->interval_us,
-		       r->hogs, r->forkers, r->elapsed);
+		printf("%s: %ld message threads x %ld workers woken by %s, "
+		       "work %.0f us, interval %.0f us, %ld hogs, %ld forkers, "
+		       "%.2f s\n", TOOL, r->nmsg, r->nwork, wake_names[wake],
+		       r->work_us, r->interval_us, r->hogs, r->forkers,
+		       r->elapsed);
 	bench_print_metrics(TOOL, m, BENCH_ARRAY_SIZE(m), json);
 }
 
@@ -229,6 +319,12 @@ int main(int argc, char **argv)
 			     "(default 300)"),
 		BENCH_DOUBLE("interval-us", "I", &interval_us, 0, 1e7,
 			     "sleep between rounds in microseconds (default 2000)"),
+		BENCH_CHOICE("wake", "KIND", &wake, wake_names,
+			     "how a message thread wakes each worker: futex\n"
+			     "(default), FUTEX_WAKE on a word the worker waits\n"
+			     "on; pipe, a one-byte write(2) to a pipe of the\n"
+			     "worker's own that it blocks in read(2) on. The\n"
+			     "round's end comes back through a futex either way"),
 		BENCH_LONG("hogs", "H", &hogs, 0, 4096,
 			   "also run H CPU-hog processes (default 0)"),
 		BENCH_LONG("forkers", "K", &forkers, 0, 4096,
@@ -263,15 +359,22 @@ int main(int argc, char **argv)
 	/* Fork the load before any thread exists. */
 	if (bench_load_start(TOOL, &load, hogs, forkers))
 		return 1;
+	/* The pipes after it: the load's processes need not hold them. */
+	for (i = 0; wake == WAKE_PIPE && i < nmsg * nwork; i++) {
+		if (pipe2(workers[i].pipe, O_CLOEXEC)) {
+			fprintf(stderr, TOOL ": pipe: %s\n", strerror(errno));
+			goto fail;
+		}
+	}
 	bench_run_init(&run, nmsg * nwork + nmsg);
 	for (i = 0; i < nmsg * nwork; i++) {
 		if (bench_run_thread(TOOL, &workers[i].thread, worker_fn,
 				     &workers[i]))
-			goto thread_fail;
+			goto fail;
 	}
 	for (i = 0; i < nmsg; i++)
 		if (bench_run_thread(TOOL, &msgs[i].thread, msg_fn, &msgs[i]))
-			goto thread_fail;
+			goto fail;
 	elapsed = bench_run_measure(&run, duration);
 	for (i = 0; i < nmsg; i++) {
 		pthread_join(msgs[i].thread, NULL);
@@ -282,6 +385,10 @@ int main(int argc, char **argv)
 		struct worker *w = &workers[i];
 
 		pthread_join(w->thread, NULL);
+		if (wake == WAKE_PIPE) {
+			close(w->pipe[0]);
+			close(w->pipe[1]);
+		}
 		bench_samples_merge(&lat, &w->lat);
 		bench_samples_free(&w->lat);
 		crossed += w->crossed;
@@ -312,7 +419,7 @@ int main(int argc, char **argv)
 	free(msgs);
 	return 0;
 
-thread_fail:
+fail:
 	bench_load_stop(&load);
 	return 1;
 }
