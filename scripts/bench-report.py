@@ -43,8 +43,9 @@ that) read the same way, without the fields marked (2).
  "lock_outside_us": int, "load_hogs": int, "load_forkers": int,
  "fork_depth": int, "pinned_wakeup": str, "cmdline": str,
  "probe_configs": "off on" (2), "probe_places": "same autogroup cgroup" (2),
- "probe_hogs": int (2), "probe_order": "alternate"|"given" (2),
- "probe_cmd": str (2), "pg_clients": int (2), "pg_threads": int (2),
+ "probe_wakes": "futex pipe" (2, absent: futex), "probe_hogs": int (2),
+ "probe_order": "alternate"|"given" (2), "probe_cmd": str (2),
+ "pg_clients": int (2), "pg_threads": int (2),
  "pg_scale": int (2), "pg_hogs": int (2), "pg_server": str (2),
  "pg_build": str (2)}
     One per boot, before its records: every record up to the next boot
@@ -54,8 +55,9 @@ that) read the same way, without the fields marked (2).
     The module loaded in this boot, and its version.
 
 {"part": str, "point": str, "point_id": str, "kernel": str, "repeat": int,
- "config": str (2), "placement": str (2), "position": int (2, probe),
- "tool": str, METRIC: number|null|[[pct, us], ...], ...}
+ "config": str (2), "placement": str (2), "wake": str (2, probe),
+ "position": int (2, probe), "tool": str,
+ METRIC: number|null|[[pct, us], ...], ...}
     One run of one tool: the tags, then the tool's own --json object
     (tools/bench/*.c; hackbench's: {"tool": "hackbench", "hackbench_s"};
     pgbench's, made by bench-record.py: {"tool": "pgbench", "tps",
@@ -65,10 +67,15 @@ that) read the same way, without the fields marked (2).
     ext/stats counter, "requested", "granted", ...}). part: lock,
     latency, compute, overhead, probe, postgres or hist. point: the row's
     label (scripts/bench-points, or for the probe "CONFIG, hogs in
-    ..."); point_id its id there (probe: "PLACEMENT:CONFIG"). config: off,
+    ...", then ", pipe-woken" for a pipe row); point_id its id there
+    (probe: "PLACEMENT:CONFIG", then ":pipe" for a pipe row). config: off,
     on or on+KNOB=VALUE (scripts/benchlib.py), "-" without the module.
     placement: where the load ran (same, autogroup, cgroup, "-": none).
-    position: the probe configuration's place in its round (1: first).
+    wake: how the probe's worker was woken (wakeup_lat --wake: futex,
+    pipe; absent: futex), its metrics named for it (pipe_p99_us for
+    lat_p99_us: benchlib.wake_metric()); each probe row's base is the off
+    row of its placement and wake. position: the probe configuration's
+    place in its round (1: first).
     The overhead part runs several tools per repeat: one run is all the
     records of one repeat. *_cdf_us metrics are percentile curves;
     null: not measured.

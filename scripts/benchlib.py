@@ -49,6 +49,13 @@ PLACE_WORDS = {
     "cgroup": "hogs in another cpu cgroup",
     "-": "alone",
 }
+# How the probe's message thread wakes its worker (wakeup_lat --wake), and
+# the prefix of the worker's metrics in wakeup_lat's results for each
+# (tools/bench/wakeup_lat.c: lat_p99_us, pipe_p99_us). The first, futex,
+# is the probe as it was before the others joined it: its points keep the
+# ids and labels they had, and its tool runs without --wake.
+WAKES = {"futex": "lat", "pipe": "pipe"}
+FIRST_WAKE = next(iter(WAKES))
 
 _KNOB = re.compile(r"^(burst|ext|sched)/[a-z0-9_]+$")
 _VALUE = re.compile(r"^[A-Za-z0-9_.-]+$")
@@ -172,9 +179,31 @@ def load_points(path):
     return points
 
 
-def probe_label(config, placement):
-    """The label of a probe row: its configuration and where the hogs ran."""
-    return "%s, %s" % (config, PLACE_WORDS.get(placement, placement))
+def probe_id(config, placement, wake=FIRST_WAKE):
+    """The id of a probe row: "PLACEMENT:CONFIG", then ":WAKE" unless it
+    is the first wake (futex), whose ids are those it always had."""
+    pid = "%s:%s" % (placement, config)
+    return pid if wake == FIRST_WAKE else "%s:%s" % (pid, wake)
+
+
+def probe_label(config, placement, wake=FIRST_WAKE):
+    """The label of a probe row: its configuration and where the hogs ran,
+    then how its worker is woken unless through a futex (the first wake,
+    whose labels are those it always had)."""
+    label = "%s, %s" % (config, PLACE_WORDS.get(placement, placement))
+    return label if wake == FIRST_WAKE else "%s, %s-woken" % (label, wake)
+
+
+def wake_metric(key, wake):
+    """wakeup_lat's name for the worker metric KEY (a futex one: samples,
+    lat_*) when woken by WAKE: pipe_samples, pipe_*. Other keys (timer_*)
+    are the same for every wake."""
+    prefix = WAKES[wake]
+    if key == "samples":
+        return key if wake == FIRST_WAKE else "%s_samples" % prefix
+    if key.startswith("lat_"):
+        return "%s_%s" % (prefix, key[len("lat_"):])
+    return key
 
 
 # ---- applying a configuration ----------------------------------------------

@@ -2,9 +2,46 @@
 """The benchmark's parts: their titles, the metrics each table shows, and
 how a part's runs and its bases are described above the tables."""
 
+import benchlib
+
+# The probe's metrics when its worker is woken through a futex; woken
+# another way of benchlib.WAKES, the worker's are named for it
+# (pipe_p99_us, "pipe wakeup p99 µs") and the timer's stay.
+PROBE_FUTEX = [
+    ("lat_p99_us", "futex wakeup p99 µs ↓", False),
+    ("timer_p99_us", "timer wakeup p99 µs ↓", False),
+    ("lat_p50_us", "futex wakeup p50 µs ↓", False),
+    ("lat_p90_us", "futex wakeup p90 µs ↓", False),
+    ("timer_p50_us", "timer wakeup p50 µs ↓", False),
+    ("lat_over_500us_pct", "futex wakeups over 500 µs % ↓", False),
+    ("lat_crossed_pct", "woken on another CPU %", False),
+]
+
+
+def probe_metrics(wake):
+    """The probe's metrics for a worker woken by WAKE."""
+    first = benchlib.FIRST_WAKE
+    return [(benchlib.wake_metric(m, wake), lab.replace(first, wake), opt)
+            for m, lab, opt in PROBE_FUTEX]
+
+
+def _every_wake():
+    """The probe's metrics of every wake, each once, in PROBE_FUTEX's
+    order: a row shows those of its own wake."""
+    out = []
+    for i in range(len(PROBE_FUTEX)):
+        for w in benchlib.WAKES:
+            m = probe_metrics(w)[i]
+            if m not in out:
+                out.append(m)
+    return out
+
+
 # part -> (title, [(metric key, label, shown only when nonzero)],
-# distribution key for the picture or None). Rows, their order and their
-# bases come from scripts/bench-points (the probe's from its records).
+# distribution key for the picture or None: for the probe, of a futex-woken
+# worker, benchlib.wake_metric() naming another wake's). Rows, their order
+# and their bases come from scripts/bench-points (the probe's from its
+# records).
 PARTS = {
     "lock": ("a) lock table", [
         ("ops_per_s", "ops/s ↑", False),
@@ -30,15 +67,7 @@ PARTS = {
         ("forks_per_s", "forks/s, deep chain ↑", False),
         ("lat_p50_us", "pinned wakeup p50 µs ↓", False),
     ], None),
-    "probe": ("f) wakeup probe", [
-        ("lat_p99_us", "futex wakeup p99 µs ↓", False),
-        ("timer_p99_us", "timer wakeup p99 µs ↓", False),
-        ("lat_p50_us", "futex wakeup p50 µs ↓", False),
-        ("lat_p90_us", "futex wakeup p90 µs ↓", False),
-        ("timer_p50_us", "timer wakeup p50 µs ↓", False),
-        ("lat_over_500us_pct", "futex wakeups over 500 µs % ↓", False),
-        ("lat_crossed_pct", "woken on another CPU %", False),
-    ], "lat_cdf_us"),
+    "probe": ("f) wakeup probe", _every_wake(), "lat_cdf_us"),
     "postgres": ("g) PostgreSQL under pgbench", [
         ("tps", "TPS ↑", False),
         ("lat_p99_us", "latency p99 µs ↓", False),
@@ -49,6 +78,29 @@ PARTS = {
 }
 ORDER = ["lock", "latency", "compute", "overhead", "probe", "postgres"]
 HIST_TITLE = "e) extension used per grant"
+# How the probe's message thread wakes its worker, in the part's
+# description (a wake without words here is named by its option).
+WAKE_WORDS = {
+    "futex": "through a futex",
+    "pipe": "by a write to a pipe the worker reads, with --wake pipe",
+}
+
+
+def metrics_of(res, part, p):
+    """The metrics of PART's table that point P may have: for the probe,
+    those of its wake."""
+    _, metrics, _ = PARTS.get(part, (part, [], None))
+    if part == "probe":
+        return probe_metrics(res.wake_of(p))
+    return metrics
+
+
+def dist_of(res, part, p):
+    """The key of P's distribution in the picture, or None."""
+    _, _, dist = PARTS.get(part, (part, [], None))
+    if dist and part == "probe":
+        return benchlib.wake_metric(dist, res.wake_of(p))
+    return dist
 
 
 def part_desc(res, part):
@@ -89,11 +141,15 @@ def part_desc(res, part):
                     b.get("pg_scale", "?"), b.get("pg_clients", "?"),
                     b.get("pg_threads", "?"), b.get("pg_hogs", "?")))
     if part == "probe":
+        # Results from before the pipe joined the probe: futex only.
+        wakes = str(b.get("probe_wakes") or benchlib.FIRST_WAKE).split()
         return ("%s (a timer wakes it every millisecond, it wakes its worker "
-                "through a futex: both wakeups measured) beside load --hogs "
-                "%s, in each placement; configurations %s, %s order" % (
-                    b.get("probe_cmd", "wakeup_lat"), b.get("probe_hogs", "?"),
-                    b.get("probe_configs", "?"),
+                "%s: both wakeups measured) beside load --hogs %s, in each "
+                "placement; configurations %s, %s order" % (
+                    b.get("probe_cmd", "wakeup_lat"),
+                    " or ".join(WAKE_WORDS.get(w, "with --wake %s" % w)
+                                for w in wakes),
+                    b.get("probe_hogs", "?"), b.get("probe_configs", "?"),
                     b.get("probe_order", "alternate")))
     return ""
 

@@ -8,7 +8,7 @@ import os
 import statistics
 import sys
 
-from .parts import HIST_TITLE, PARTS
+from .parts import HIST_TITLE, PARTS, dist_of, metrics_of
 
 NINES = [50, 90, 99, 99.9, 99.99]
 
@@ -30,7 +30,7 @@ def cdf_of(point, key):
 def off_on_groups(res, part):
     """For the distributions: each base row and its "on" rows (the ids
     with off turned into on: ext_off -> ext_on_5, cg_off -> cg_on; for
-    the probe, every configuration in the base's placement)."""
+    the probe, every configuration in the base's placement and wake)."""
     out = []
     if part == "probe":
         for key in res.rows(part):
@@ -38,7 +38,7 @@ def off_on_groups(res, part):
             if res.base_of(part, p.name) is p:
                 out.append([p.name] + [
                     k[1] for k in res.rows(part) if k[1] != p.name and
-                    res.points[k].placement == p.placement])
+                    res.base_of(part, k[1]) is p])
         return out
     defs = res.defs.get(part, [])
     for d in defs:
@@ -58,15 +58,16 @@ def draw_part(res, part, path, caption):
 
     import matplotlib.ticker
 
-    title, metrics, dist = PARTS[part]
-    # The first two metrics: the part's result and its tail.
-    shown = [m for m in metrics if not m[2]][:2]
+    title, _, dist = PARTS[part]
     bars = []   # (row, metric label, ratio, lo, hi, metric index)
     for key in res.rows(part):
         p = res.points[key]
         base = res.base_of(part, p.name)
         if base is None or base is p or not p.samples:
             continue
+        # The first two metrics: the part's result and its tail (the
+        # probe's worker's, of its wake, and its timer's).
+        shown = [m for m in metrics_of(res, part, p) if not m[2]][:2]
         for i, (m, lab, _) in enumerate(shown):
             bm = base.median(m)
             if m not in p.samples or not bm:
@@ -75,7 +76,8 @@ def draw_part(res, part, path, caption):
             bars.append((p.name, lab, st.median / bm, st.lo / bm,
                          st.hi / bm, i))
     groups = off_on_groups(res, part) if dist else []
-    curves = [[(name, cdf_of(res.points[(part, name)], dist))
+    curves = [[(name, cdf_of(res.points[(part, name)],
+                             dist_of(res, part, res.points[(part, name)])))
                for name in g] for g in groups]
     curves = [[(n, c) for n, c in g if c] for g in curves]
     curves = [g for g in curves if g]
@@ -135,8 +137,15 @@ def draw_part(res, part, path, caption):
         ax.set_xticklabels(["p%g" % n for n in NINES])
         ax.set_xlabel("percentile (median over the runs)")
         ax.set_ylabel("µs")
+        wakes = []
+        for g in groups:
+            for name in g:
+                w = res.wake_of(res.points[(part, name)])
+                if w not in wakes:
+                    wakes.append(w)
         ax.set_title(("lock wait" if part == "lock" else
-                      "futex wakeup latency" if part == "probe" else
+                      "%s wakeup latency" % "/".join(wakes)
+                      if part == "probe" else
                       "transaction latency" if part == "postgres" else
                       "wakeup latency") + ", base (dashed) and the rest",
                      fontsize=10)

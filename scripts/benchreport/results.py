@@ -13,7 +13,7 @@ from .parts import ORDER
 from .stats import Stats, number, rank_test
 
 TAGS = {"part", "point", "point_id", "repeat", "kernel", "tool", "skipped",
-        "error", "what", "config", "placement", "position"}
+        "error", "what", "config", "placement", "position", "wake"}
 # How each boot's mode reads (scripts/vm.sh).
 MODES = {"tcg": "multi-threaded TCG", "icount": "icount"}
 
@@ -36,7 +36,9 @@ class Point:
         self.samples = {}       # metric -> [(boot, value)]
         self.kernels = []
         self.boots = set()
-        self.id = self.config = self.placement = None
+        # wake: the probe's (its records' tag, or wakeup_lat's own
+        # "wake"); None in results from before it had one.
+        self.id = self.config = self.placement = self.wake = None
         # A run is one repeat in one boot, of one tool or several (the
         # overhead part runs several per repeat): ok if none failed.
         self.runs, self.runs_failed = set(), set()
@@ -62,7 +64,7 @@ class Point:
         if k not in self.kernels:
             self.kernels.append(k)
         for attr, key in (("id", "point_id"), ("config", "config"),
-                          ("placement", "placement")):
+                          ("placement", "placement"), ("wake", "wake")):
             if getattr(self, attr) is None and rec.get(key) is not None:
                 setattr(self, attr, rec[key])
         if "skipped" in rec:
@@ -168,11 +170,23 @@ class Results:
         d = self.defn(p.part, p.name)
         return d.config if d else None
 
-    def probe_base_config(self, placement):
-        """The probe's base: "off" if it ran, else the first
-        configuration the boot was given, else the first row seen."""
-        rows = [self.points[k] for k in self.order if k[0] == "probe" and
-                self.points[k].placement == placement]
+    @staticmethod
+    def wake_of(p):
+        """How the probe point P's worker was woken: futex for results
+        from before the probe had a wake."""
+        return p.wake or benchlib.FIRST_WAKE
+
+    def probe_rows(self, placement, wake):
+        """The probe's points of PLACEMENT and WAKE, in order."""
+        return [self.points[k] for k in self.order if k[0] == "probe" and
+                self.points[k].placement == placement and
+                self.wake_of(self.points[k]) == wake]
+
+    def probe_base_config(self, placement, wake=benchlib.FIRST_WAKE):
+        """The probe's base in PLACEMENT and WAKE: "off" if it ran, else
+        the first configuration the boot was given, else the first row
+        seen."""
+        rows = self.probe_rows(placement, wake)
         configs = [p.config for p in rows]
         if "off" in configs:
             return "off"
@@ -189,11 +203,10 @@ class Results:
         if d is None:
             if part != "probe" or me is None or me.config is None:
                 return None
-            c = self.probe_base_config(me.placement)
-            return next((self.points[k] for k in self.order
-                         if k[0] == "probe" and
-                         self.points[k].placement == me.placement and
-                         self.points[k].config == c), None)
+            wake = self.wake_of(me)
+            c = self.probe_base_config(me.placement, wake)
+            return next((p for p in self.probe_rows(me.placement, wake)
+                         if p.config == c), None)
         for alt in d.base.split("|"):
             if alt == "-":
                 return me

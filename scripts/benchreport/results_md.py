@@ -5,6 +5,8 @@ picture, and how to reproduce it."""
 import os
 import re
 
+import benchlib
+
 from .parts import ORDER, PARTS, bases_desc, part_desc
 from .stats import fmt, fmt_p, scipy_stats
 from .tables import hist_table, probe_table, ratio_cell, why_empty
@@ -17,7 +19,9 @@ SECTIONS = {
     "compute": ("Compute", ["rounds_per_s"]),
     "overhead": ("Overhead", ["hackbench_s", "ns_per_call", "forks_per_s",
                               "lat_p50_us"]),
-    "probe": ("Wakeup probe", ["lat_p99_us", "timer_p99_us"]),
+    # The worker's p99 of each wake (a row has its own), then the timer's.
+    "probe": ("Wakeup probe", [benchlib.wake_metric("lat_p99_us", w)
+                               for w in benchlib.WAKES] + ["timer_p99_us"]),
     "postgres": ("PostgreSQL", ["tps", "lat_p99_us"]),
     "hist": ("Extension used per grant", []),
 }

@@ -4,15 +4,17 @@ its base, the probe's runs counted, and the extension-length histogram."""
 
 import statistics
 
-from .parts import PARTS
+import benchlib
+
+from .parts import PARTS, metrics_of
 from .stats import fmt, fmt_p, number
 
 # The probe's "fast" runs: p99 within this (docs/log/2026-12-07-burst-notebook.md).
 FAST_P99_US = 40
 
 
-def shown_metrics(part, p):
-    _, metrics, _ = PARTS.get(part, (part, [], None))
+def shown_metrics(res, part, p):
+    metrics = metrics_of(res, part, p)
     ms = metrics or [(m, m, False) for m in sorted(p.samples)]
     return [(m, lab) for m, lab, opt in ms if m in p.samples and
             (not opt or any(v for _, v in p.samples[m]))]
@@ -48,7 +50,7 @@ def table(res):
             label = p.name
             if part == "overhead" and p.kernels:
                 label += " [%s]" % ",".join(p.kernels)
-            shown = shown_metrics(part, p)
+            shown = shown_metrics(res, part, p)
             if not shown:
                 rows.append(("", label, why_empty(p)) + ("",) * 6)
                 continue
@@ -98,14 +100,18 @@ def probe_table(res):
         p = res.points[k]
         if not p.raw:
             continue
-        p99 = [r.get("lat_p99_us") for r in p.raw]
-        over = [r.get("lat_over_500us_pct") for r in p.raw
-                if number(r.get("lat_over_500us_pct"))]
+        # The worker's metrics, named for its wake.
+        wake = res.wake_of(p)
+        p99_key, over_key, crossed_key = (
+            benchlib.wake_metric(m, wake) for m in
+            ("lat_p99_us", "lat_over_500us_pct", "lat_crossed_pct"))
+        p99 = [r.get(p99_key) for r in p.raw]
+        over = [r.get(over_key) for r in p.raw if number(r.get(over_key))]
         rows.append((
             p.name, "%d" % len(p.raw),
             "%d" % sum(1 for v in p99 if number(v) and v <= FAST_P99_US),
-            "%d" % sum(1 for r in p.raw if number(r.get("lat_crossed_pct"))
-                       and r["lat_crossed_pct"] > 50),
+            "%d" % sum(1 for r in p.raw if number(r.get(crossed_key))
+                       and r[crossed_key] > 50),
             "%.2f%%" % statistics.mean(over) if over else "–",
             "%d" % sum(1 for r in p.raw if r.get("position") == 1)))
     return rows if len(rows) > 1 else None

@@ -251,6 +251,27 @@ taskset -c 0 "$b/wakeup_lat" --wake pipe --json --duration 0.3 \
 check "wakeup_lat --wake pipe pinned to one CPU: pipe_crossed_pct 0" \
 	json_ok "$d/wakeup_lat-pipe-pinned.json" "pipe_crossed_pct pipe_samples" \
 	'd["pipe_samples"] > 0' 'd["pipe_crossed_pct"] == 0'
+# Every wake the benchmark scripts know (scripts/benchlib.py's WAKES, the
+# one list of them) is one the tool takes, its metrics named as
+# benchlib.wake_metric() says.
+for w in $("$py" -c 'import sys; sys.path.insert(0, sys.argv[1]); import benchlib
+print(" ".join(benchlib.WAKES))' "$top/scripts"); do
+	"$b/wakeup_lat" --wake "$w" --workers 1 --message-threads 1 \
+		--interval-us 500 --work-us 10 --json --duration 0.2 \
+		>"$d/wakeup_lat-$w.json" 2>"$d/wakeup_lat-$w.err"
+	check "wakeup_lat --wake $w: benchlib's names for its metrics" \
+		"$py" - "$top/scripts" "$w" "$d/wakeup_lat-$w.json" <<'PY'
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import benchlib
+w, d = sys.argv[2], json.load(open(sys.argv[3]))
+assert d["wake"] == w, d
+for k in ("samples", "lat_p99_us", "lat_over_500us_pct", "lat_crossed_pct",
+          "lat_cdf_us"):
+    assert benchlib.wake_metric(k, w) in d, (k, sorted(d))
+assert d[benchlib.wake_metric("samples", w)] > 0, d
+PY
+done
 out=$("$b/wakeup_lat" --wake pipe --duration 0.3 2>/dev/null)
 check "wakeup_lat --wake pipe: the table's heading says so" \
 	grep -q '^wakeup_lat: .* woken by pipe, ' <<<"$out"

@@ -140,6 +140,58 @@ class PointsFile(Tmp):
             self.assertIn(":2:", str(cm.exception))
 
 
+# ---- the probe's points ------------------------------------------------------
+
+class ProbePoints(unittest.TestCase):
+    def test_futex_ids_and_labels_are_those_it_always_had(self):
+        """Pooled with results from before the pipe joined the probe, a
+        futex row is the same row."""
+        self.assertEqual(benchlib.FIRST_WAKE, "futex")
+        for wake in (None, "futex"):
+            kw = {"wake": wake} if wake else {}
+            self.assertEqual(benchlib.probe_id("on", "same", **kw), "same:on")
+            self.assertEqual(benchlib.probe_label("on", "same", **kw),
+                             "on, hogs in its session")
+            self.assertEqual(benchlib.probe_id(
+                "on+burst/penalty_scale=40", "cgroup", **kw),
+                "cgroup:on+burst/penalty_scale=40")
+            self.assertEqual(benchlib.probe_label("off", "autogroup", **kw),
+                             "off, hogs in another autogroup")
+
+    def test_pipe_ids_and_labels_say_the_wake(self):
+        self.assertEqual(benchlib.probe_id("on", "same", "pipe"),
+                         "same:on:pipe")
+        self.assertEqual(benchlib.probe_label("on", "same", "pipe"),
+                         "on, hogs in its session, pipe-woken")
+        self.assertEqual(benchlib.probe_id(
+            "on+burst/penalty_scale=40", "cgroup", "pipe"),
+            "cgroup:on+burst/penalty_scale=40:pipe")
+
+    def test_every_wake_has_ids_and_labels_of_its_own(self):
+        ids = {benchlib.probe_id(c, pl, w) for c in ("off", "on")
+               for pl in ("same", "cgroup") for w in benchlib.WAKES}
+        labels = {benchlib.probe_label(c, pl, w) for c in ("off", "on")
+                  for pl in ("same", "cgroup") for w in benchlib.WAKES}
+        self.assertEqual(len(ids), 4 * len(benchlib.WAKES))
+        self.assertEqual(len(labels), 4 * len(benchlib.WAKES))
+
+    def test_wake_metric_names_the_tools_keys(self):
+        """As tools/bench/wakeup_lat.c names them (tests/host/
+        bench-tools.sh runs the tool with each wake and checks)."""
+        for key in ("samples", "lat_p99_us", "lat_cdf_us", "timer_p99_us",
+                    "run_delay_per_switch_us"):
+            self.assertEqual(benchlib.wake_metric(key, "futex"), key)
+        for key, pipe in (("samples", "pipe_samples"),
+                          ("lat_p99_us", "pipe_p99_us"),
+                          ("lat_over_500us_pct", "pipe_over_500us_pct"),
+                          ("lat_crossed_pct", "pipe_crossed_pct"),
+                          ("lat_cdf_us", "pipe_cdf_us"),
+                          ("timer_p99_us", "timer_p99_us"),
+                          ("run_delay_per_switch_us",
+                           "run_delay_per_switch_us")):
+            self.assertEqual(benchlib.wake_metric(key, "pipe"), pipe)
+
+
 # ---- setting a configuration --------------------------------------------------
 
 class FakeKernel(Tmp):

@@ -104,6 +104,12 @@ class ResultsMarkdown(Tmp):
                       probe)
         self.assertIn("|  | timer wakeup p99 µs ↓ | 60 |", probe)
         self.assertIn("| on, hogs in its session | 1 | 1 | 0 |", probe)
+        # Results without probe_wakes (futex only): the line as it was.
+        self.assertIn("- What runs: wakeup_lat --message-threads 1 (a timer "
+                      "wakes it every millisecond, it wakes its worker "
+                      "through a futex: both wakeups measured) beside load "
+                      "--hogs 4, in each placement; configurations off on, "
+                      "alternate order\n", probe)
         hist = self.section(text, "Extension used per grant")
         self.assertIn("Not measured in these results", hist)
 
@@ -121,6 +127,65 @@ class ResultsMarkdown(Tmp):
                 svg = f.read()
             self.assertIn("<svg", svg)
         self.assertIn("results: ", out)
+
+    def test_the_probe_with_both_wakes(self):
+        """bench.sh's default --wakes futex,pipe: the futex rows as
+        before, each pipe row with its own metric against the pipe's off
+        row, and the What runs line naming both wakes."""
+        cmd = ("wakeup_lat --message-threads 1 --workers 1 --work-us 200 "
+               "--interval-us 1000 [--wake pipe]")
+        lines = [HOST, boot(parts="probe", probe_configs="off on",
+                            probe_places="same", probe_wakes="futex pipe",
+                            probe_hogs=4, probe_order="alternate",
+                            probe_cmd=cmd)]
+        for wake, key, p99 in (("futex", "lat", (700, 35)),
+                               ("pipe", "pipe", (400, 100))):
+            for i, config in enumerate(("off", "on")):
+                pid = "same:%s" % config + ("" if wake == "futex" else
+                                            ":pipe")
+                label = "%s, hogs in its session" % config + (
+                    "" if wake == "futex" else ", pipe-woken")
+                metrics = {key + "_p99_us": p99[i],
+                           key + "_crossed_pct": 80 if wake == "pipe" else 0,
+                           key + "_over_500us_pct": 1.0 + i,
+                           key + "_cdf_us": [[0, 1.0], [50, 5.0],
+                                             [99, p99[i]], [100, 999.0]],
+                           "timer_p99_us": 60 + i}
+                lines.append(run("probe", pid, label, 1, config, wake=wake,
+                                 position=i + 1, **metrics))
+        text, _ = self.make(lines)
+        probe = self.section(text, "Wakeup probe")
+        self.assertIn("- What runs: %s (a timer wakes it every millisecond, "
+                      "it wakes its worker through a futex or by a write to "
+                      "a pipe the worker reads, with --wake pipe: both "
+                      "wakeups measured) beside load --hogs 4" % cmd, probe)
+        self.assertIn("\"off, hogs in its session, pipe-woken\" for \"on, "
+                      "hogs in its session, pipe-woken\"", probe)
+        self.assertIn("| on, hogs in its session | futex wakeup p99 µs ↓ | "
+                      "35 |", probe)
+        self.assertRegex(probe, r"\| off, hogs in its session, pipe-woken "
+                         r"\| pipe wakeup p99 µs ↓ \| 400 \| [^|]+\| [^|]+\| "
+                         r"base \|")
+        self.assertRegex(probe, r"\| on, hogs in its session, pipe-woken "
+                         r"\| pipe wakeup p99 µs ↓ \| 100 \| [^|]+\| [^|]+\| "
+                         r"×0\.25 \|")
+        self.assertRegex(probe, r"\|  \| timer wakeup p99 µs ↓ \| 61 \| "
+                         r"[^|]+\| [^|]+\| ×1\.02 \|")
+        # Run by run: the pipe rows' counts from the pipe's metrics.
+        self.assertIn("| on, hogs in its session, pipe-woken | 1 | 0 | 1 | "
+                      "2.00% | 0 |", probe)
+        self.assertIn("| on, hogs in its session | 1 | 1 | 0 | 2.00% | 0 |",
+                      probe)
+        if HAVE_MPL:
+            with open(os.path.join(self.dir, "docs/results-probe.svg"),
+                      encoding="utf-8") as f:
+                svg = f.read()
+            # Bars and curves of both wakes, each against its own base.
+            for text in ("futex/pipe wakeup latency",
+                         "on, hogs in its session, pipe-woken · pipe wakeup "
+                         "p99 µs ↓", "on, hogs in its session · futex "
+                         "wakeup p99 µs ↓", "×0.25"):
+                self.assertTrue(text in svg, text)
 
     def test_a_part_not_run_keeps_its_anchor(self):
         text, _ = self.make(ALL_PARTS[:6])

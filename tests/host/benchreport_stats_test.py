@@ -127,6 +127,59 @@ class Probe(Tmp):
         cg = next(r for r in rows if r[0].startswith("on+burst"))
         self.assertEqual(cg[3], "1")
 
+    def pipe(self, place, config, values, crossed=0, position=1):
+        return [run("probe", benchlib.probe_id(config, place, "pipe"),
+                    benchlib.probe_label(config, place, "pipe"), i + 1,
+                    config, place, wake="pipe", pipe_p99_us=v,
+                    timer_p99_us=v / 10, pipe_p50_us=5,
+                    pipe_over_500us_pct=2.0, pipe_crossed_pct=crossed,
+                    position=position)
+                for i, v in enumerate(values)]
+
+    def test_each_wake_against_its_own_off(self):
+        """A pipe row's base is the pipe's off row of its placement; the
+        futex rows, tagged or from before the tag, keep theirs."""
+        futex = self.probe("same", "on", [30, 35, 50])
+        for r in futex:
+            r["wake"] = "futex"
+        res = self.results(
+            HOST, boot(probe_configs="off on", probe_wakes="futex pipe"),
+            *self.probe("same", "off", [300, 400, 500]), *futex,
+            *self.pipe("same", "off", [1000, 1000]),
+            *self.pipe("same", "on", [250, 250], crossed=90, position=2),
+            *self.pipe("cgroup", "on", [7]))
+        self.assertEqual(res.base_of("probe", "on, hogs in its session").name,
+                         "off, hogs in its session")
+        b = res.base_of("probe", "on, hogs in its session, pipe-woken")
+        self.assertEqual(b.name, "off, hogs in its session, pipe-woken")
+        self.assertIs(res.base_of("probe", b.name), b)
+        # No off row of the pipe's there: its own first row, not futex's.
+        self.assertEqual(res.base_of(
+            "probe", "on, hogs in another cpu cgroup, pipe-woken").name,
+            "on, hogs in another cpu cgroup, pipe-woken")
+        rows, _ = tables.table(res)
+        pipe_on = [r for r in rows if r[1] == "on, hogs in its session, "
+                   "pipe-woken"][0]
+        self.assertEqual((pipe_on[2], pipe_on[3], pipe_on[6]),
+                         ("pipe wakeup p99 µs ↓", "250", "×0.25"))
+        # Each row's metrics: its own wake's, and the timer's.
+        shown, row = {}, None
+        for r in rows[1:]:
+            row = r[1] or row
+            shown.setdefault(row, []).append(r[2])
+        self.assertEqual(shown["on, hogs in its session, pipe-woken"], [
+            "pipe wakeup p99 µs ↓", "timer wakeup p99 µs ↓",
+            "pipe wakeup p50 µs ↓", "pipe wakeups over 500 µs % ↓",
+            "woken on another CPU %"])
+        self.assertEqual(shown["on, hogs in its session"], [
+            "futex wakeup p99 µs ↓", "timer wakeup p99 µs ↓",
+            "futex wakeup p50 µs ↓", "futex wakeups over 500 µs % ↓",
+            "woken on another CPU %"])
+        pt = {r[0]: r for r in tables.probe_table(res)}
+        self.assertEqual(pt["on, hogs in its session, pipe-woken"][1:],
+                         ("2", "0", "2", "2.00%", "0"))
+        self.assertEqual(pt["on, hogs in its session"][1:4], ("3", "2", "0"))
+
     def test_without_off_the_first_configuration_given(self):
         res = self.results(
             HOST, boot(probe_configs="on on+burst/smoothness=2"),
