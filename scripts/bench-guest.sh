@@ -4,15 +4,16 @@
 # Guest half of the benchmarks (scripts/bench.sh; "make demo" runs
 # scripts/demo-guest.sh instead). Runs every point of the requested parts
 # that belongs to this kernel (scripts/bench-points; the probe's points
-# are its configurations in its placements) REPEAT times and appends one
-# JSON object per run to RESULTS: the benchmark tool's own --json object
-# plus the point's tags. A point that cannot run here (no module, no knob, no
-# tool) gets one {"skipped": "why"} line instead and is printed as
-# "skipped: why". Every line is written by scripts/bench-record.py, which
-# also sets each point's configuration (off, on, on+KNOB=VALUE:
-# scripts/benchlib.py); scripts/bench-report.py describes the records and
-# turns them into the tables. Each part, and what the parts share, is a
-# file of scripts/bench-guest/, sourced below.
+# are its configurations in its placements, woken each way of its wakes)
+# REPEAT times and appends one JSON object per run to RESULTS: the
+# benchmark tool's own --json object plus the point's tags. A point that
+# cannot run here (no module, no knob, no tool) gets one {"skipped":
+# "why"} line instead and is printed as "skipped: why". Every line is
+# written by scripts/bench-record.py, which also sets each point's
+# configuration (off, on, on+KNOB=VALUE: scripts/benchlib.py);
+# scripts/bench-report.py describes the records and turns them into the
+# tables. Each part, and what the parts share, is a file of
+# scripts/bench-guest/, sourced below.
 #
 # Usage: scripts/bench-guest.sh [options]
 #   --ko PATH          sliceext.ko to insmod (none: a kernel without sliceext)
@@ -33,6 +34,8 @@
 #   --configs LIST     the probe's configurations (default "off on")
 #   --places LIST      where the probe's hogs run: same, autogroup, cgroup
 #                      (default all three)
+#   --wakes LIST       how the probe wakes its worker: futex, pipe
+#                      (wakeup_lat --wake; default both)
 #   --pin CPU          run the probe under taskset -c CPU (the hogs stay free)
 #   --order ORDER      alternate (default): the probe's configurations in
 #                      the order given in odd rounds, reversed in even
@@ -53,11 +56,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 ko='' bin='' pg='' parts=lock,latency,compute,overhead repeat=5 duration=5
 kernel=unknown mode=tcg results=/out/bench.jsonl
-probe_configs='off on' probe_places='same autogroup cgroup' pin='' order=alternate
+probe_configs='off on' probe_places='same autogroup cgroup' probe_wakes='futex pipe'
+pin='' order=alternate
 while [ $# -gt 0 ]; do
 	case $1 in
 	--ko|--bin|--postgres|--parts|--repeat|--duration|--kernel|--mode|\
-	--results|--configs|--places|--pin|--order)
+	--results|--configs|--places|--wakes|--pin|--order)
 		[ $# -ge 2 ] || { echo "bench-guest.sh: $1 needs a value" >&2; exit 2; } ;;
 	*) echo "bench-guest.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
@@ -73,6 +77,7 @@ while [ $# -gt 0 ]; do
 	--results) results=$2 ;;
 	--configs) probe_configs=${2//,/ } ;;
 	--places) probe_places=${2//,/ } ;;
+	--wakes) probe_wakes=${2//,/ } ;;
 	--pin) pin=$2 ;;
 	--order) order=$2 ;;
 	esac
@@ -115,8 +120,9 @@ fork_depth=1000
 # Its pinned wakeup (run under taskset -c 0), as the boot's line records it.
 pinned_wakeup=(--message-threads 1 --workers 1 --work-us 200 --interval-us 1000)
 # The probe (docs/design.md): a task woken every millisecond by a timer,
-# which wakes one worker through a futex for 200 µs of work; both wakeups
-# are measured. Beside two CPU hogs per CPU, no forkers.
+# which wakes one worker for 200 µs of work, through a futex or (--wake
+# pipe) by a write to its pipe; both wakeups are measured. Beside two CPU
+# hogs per CPU, no forkers.
 probe_args=(--message-threads 1 --workers 1 --work-us 200 --interval-us 1000)
 probe_hogs=$((2 * ncpu))
 # PostgreSQL under pgbench: four clients and one pgbench thread per CPU
@@ -152,8 +158,9 @@ if ! pts=$(rec points --kind "$kind" --points "$points_file"); then
 fi
 add_points <<<"$pts"
 if has_part probe; then
-	if ! pts=$(rec probe-points --configs "$probe_configs" --places "$probe_places"); then
-		echo "bench-guest.sh: bad --configs or --places" >&2
+	if ! pts=$(rec probe-points --configs "$probe_configs" --places "$probe_places" \
+		--wakes "$probe_wakes"); then
+		echo "bench-guest.sh: bad --configs, --places or --wakes" >&2
 		exit 2
 	fi
 	add_points <<<"$pts"
@@ -163,9 +170,19 @@ trap 'stop_load; pg_cleanup; rm -rf "${state%/*}"' EXIT
 mkdir -p "$(dirname "$results")"
 part_set=()
 if has_part probe; then
+	# The command for every wake: futex's runs without --wake, so
+	# "[--wake pipe]" with both.
+	probe_cmd="${pin:+taskset -c $pin }wakeup_lat ${probe_args[*]}" others=
+	for w in $probe_wakes; do
+		[ "$w" = futex ] || others+=${others:+|}$w
+	done
+	case " $probe_wakes " in
+	*" futex "*) probe_cmd+=${others:+ [--wake $others]} ;;
+	*) probe_cmd+=" --wake $others" ;;
+	esac
 	part_set=(--set "probe_configs=$probe_configs" --set "probe_places=$probe_places"
-		--set "probe_hogs=$probe_hogs" --set "probe_order=$order"
-		--set "probe_cmd=${pin:+taskset -c $pin }wakeup_lat ${probe_args[*]}")
+		--set "probe_wakes=$probe_wakes" --set "probe_hogs=$probe_hogs"
+		--set "probe_order=$order" --set "probe_cmd=$probe_cmd")
 fi
 if has_part postgres; then
 	part_set+=(--set "pg_clients=$pg_clients" --set "pg_threads=$pg_threads"

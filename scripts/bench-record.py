@@ -35,9 +35,10 @@ the top of scripts/bench-report.py, which reads what this writes.
       how many points a boot runs (bench.sh's timeout)
   bench-record.py check-configs CONFIG...
       exit 2 naming the first that does not parse
-  bench-record.py probe-points --configs LIST --places LIST
-      the probe part's points, "probe id placement config label" a line
-      (tab-separated): every configuration in every placement
+  bench-record.py probe-points --configs LIST --places LIST [--wakes LIST]
+      the probe part's points, "probe id placement config label wake" a
+      line (tab-separated): every configuration in every placement, woken
+      each way of --wakes (futex, pipe; default both)
   bench-record.py snapshot --kind KIND --state FILE [--root DIR]
   bench-record.py apply --kind KIND --state FILE --part P [--root DIR] CONFIG
       restore the snapshot, then set CONFIG; prints its switch (on, off).
@@ -45,7 +46,7 @@ the top of scripts/bench-report.py, which reads what this writes.
   bench-record.py restore --kind KIND --state FILE [--root DIR]
 
 TAGS: --part P --id ID --label LABEL --kernel K [--repeat N]
-      [--config C] [--placement PL] [--tag KEY=VALUE]...
+      [--config C] [--placement PL] [--wake W] [--tag KEY=VALUE]...
 """
 
 import argparse
@@ -68,7 +69,7 @@ from benchrecord.pgbench import (  # noqa: E402
 
 SCHEMA = 2
 TAG_KEYS = ("part", "point", "point_id", "kernel", "repeat", "config",
-            "placement")
+            "placement", "wake")
 
 
 def die(msg, status=2):
@@ -115,6 +116,7 @@ def add_tags(ap):
     ap.add_argument("--repeat", type=int)
     ap.add_argument("--config")
     ap.add_argument("--placement")
+    ap.add_argument("--wake")
     ap.add_argument("--tag", action="append", default=[])
 
 
@@ -131,6 +133,10 @@ def tags(a):
         t["config"] = a.config
     if a.placement is not None:
         t["placement"] = a.placement
+    if a.wake is not None:
+        if a.wake not in benchlib.WAKES:
+            die(unknown_wake(a.wake))
+        t["wake"] = a.wake
     t.update(key_values(a.tag))
     return t
 
@@ -338,12 +344,19 @@ def split_list(text):
     return [w for w in re.split(r"[\s,]+", text or "") if w]
 
 
+def unknown_wake(wake):
+    return "unknown wake %r (%s)" % (wake, ", ".join(benchlib.WAKES))
+
+
 def cmd_probe_points(a):
     configs, places = split_list(a.configs), split_list(a.places)
+    wakes = split_list(a.wakes)
     if not configs:
         die("no probe configurations")
     if not places:
         die("no probe placements")
+    if not wakes:
+        die("no probe wakes (%s)" % ", ".join(benchlib.WAKES))
     for c in configs:
         try:
             if benchlib.parse_config(c) is None:
@@ -355,10 +368,16 @@ def cmd_probe_points(a):
     for pl in places:
         if pl not in benchlib.PLACEMENTS or pl == "-":
             die("unknown placement %r (same, autogroup, cgroup)" % pl)
+    for w in wakes:
+        if w not in benchlib.WAKES:
+            die(unknown_wake(w))
+    if len(set(wakes)) != len(wakes):
+        die("a probe wake is given twice: %s" % " ".join(wakes))
     for pl in places:
-        for c in configs:
-            print("\t".join(("probe", "%s:%s" % (pl, c), pl, c,
-                             benchlib.probe_label(c, pl))))
+        for w in wakes:
+            for c in configs:
+                print("\t".join(("probe", benchlib.probe_id(c, pl, w), pl,
+                                 c, benchlib.probe_label(c, pl, w), w)))
     return 0
 
 
@@ -485,6 +504,7 @@ def main(argv):
     s = sub.add_parser("probe-points")
     s.add_argument("--configs", required=True)
     s.add_argument("--places", required=True)
+    s.add_argument("--wakes", default=" ".join(benchlib.WAKES))
     s.set_defaults(fn=cmd_probe_points)
 
     for name, fn in (("snapshot", cmd_snapshot), ("restore", cmd_restore),

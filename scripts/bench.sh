@@ -6,8 +6,9 @@
 # source and config, unpatched), mainline 7.3 (its own slice extension),
 # the module and tools/bench; boot each kernel under QEMU and run its
 # points there (scripts/bench-guest.sh: scripts/bench-points, and the
-# probe's configurations); print one table of medians, spreads, ratios and
-# rank tests, and draw a picture per part (scripts/bench-report.py).
+# probe's configurations, placements and wakes); print one table of
+# medians, spreads, ratios and rank tests, and draw a picture per part
+# (scripts/bench-report.py).
 #
 # Boots: the release kernel for the lock table, latency, compute, probe
 # and postgres parts; mainline 7.3 for its lock-table and postgres rows;
@@ -29,13 +30,14 @@
 #                    load; overhead: the hooks' cost, stock vs patched
 #                    (icount); mainline: the lock table on mainline 7.3;
 #                    probe: a task woken every millisecond (its timer wakeup
-#                    and its worker's futex wakeup both measured) beside two
-#                    CPU hogs per vCPU, in each placement of --places, in
-#                    each configuration of --configs; postgres: PostgreSQL
-#                    with tools/examples/postgresql's patch (built here into
-#                    the cache) under pgbench, select-only and TPC-B-like,
-#                    beside the lock table's hogs or alone, slice_extension
-#                    off or on, on the release kernel and on mainline 7.3;
+#                    and its worker's wakeup both measured) beside two CPU
+#                    hogs per vCPU, in each placement of --places, each way
+#                    of --wakes, in each configuration of --configs;
+#                    postgres: PostgreSQL with tools/examples/postgresql's
+#                    patch (built here into the cache) under pgbench,
+#                    select-only and TPC-B-like, beside the lock table's
+#                    hogs or alone, slice_extension off or on, on the
+#                    release kernel and on mainline 7.3;
 #                    bore: the latency, compute (and with probe, probe)
 #                    points on a BORE kernel, built from SLICEEXT_BORE_PATCH
 #                    or given as SLICEEXT_BORE_KDIR
@@ -49,6 +51,15 @@
 #   --places LIST    where the probe's hogs run, comma separated: same (its
 #                    session), autogroup (another), cgroup (another cpu
 #                    cgroup) (default: all three)
+#   --wakes LIST     how the probe wakes its worker, comma separated: futex
+#                    (a FUTEX_WAKE), pipe (a write to a pipe the worker
+#                    reads: a sync wakeup) (default: both; wakeup_lat
+#                    --wake, docs/tools.md). futex rows keep the ids and
+#                    labels they had before pipe joined them ("same:on",
+#                    "on, hogs in its session"); pipe rows add the wake
+#                    ("same:on:pipe", "on, hogs in its session,
+#                    pipe-woken") and report "pipe wakeup" metrics, each
+#                    against the off row of its placement and wake
 #   --pin CPU        run the probe (not its hogs) under taskset -c CPU
 #   --order ORDER    alternate (default): the probe's configurations in the
 #                    order given in odd rounds, reversed in even ones, so
@@ -95,13 +106,13 @@ command=${SLICEEXT_BENCH_CMD:-$command}
 
 quick=0 icount=0 repeat='' duration='' parts='' json='' flavour=release bin=''
 out='' results_md='' configs='off on' places='same autogroup cgroup' pin=''
-order=alternate cpus=2
+wakes='futex pipe' order=alternate cpus=2
 while [ $# -gt 0 ]; do
 	case $1 in
 	--quick) quick=1; shift ;;
 	--icount) icount=1; shift ;;
 	--repeat|--duration|--parts|--json|--kernel|--bin|--out|--results-md|\
-	--configs|--places|--pin|--order|--cpus)
+	--configs|--places|--wakes|--pin|--order|--cpus)
 		[ $# -ge 2 ] || { echo "bench.sh: $1 needs a value" >&2; exit 2; }
 		case $1 in
 		--repeat) repeat=$2 ;;
@@ -114,6 +125,7 @@ while [ $# -gt 0 ]; do
 		--results-md) results_md=$2 ;;
 		--configs) configs=${2//,/ } ;;
 		--places) places=${2//,/ } ;;
+		--wakes) wakes=${2//,/ } ;;
 		--pin) pin=$2 ;;
 		--order) order=$2 ;;
 		--cpus) cpus=$2 ;;
@@ -166,9 +178,9 @@ if has_part bore && [ -z "${SLICEEXT_BORE_KDIR:-}" ] &&
 		"(docs/development.md)" >&2
 	exit 2
 fi
-# The probe's configurations and placements, checked before anything is
-# installed or built (scripts/benchlib.py parses them, here and in the
-# guest), and again once python3 is there for sure.
+# The probe's configurations, placements and wakes, checked before
+# anything is installed or built (scripts/benchlib.py parses them, here
+# and in the guest), and again once python3 is there for sure.
 py=/usr/bin/python3
 [ -x "$py" ] || py=python3
 check_probe() {
@@ -176,8 +188,9 @@ check_probe() {
 	has_part probe || return 0
 	command -v "$py" >/dev/null || return 0
 	err=$("$py" "$top/scripts/bench-record.py" probe-points \
-		--configs "$configs" --places "$places" 2>&1 >/dev/null) && return 0
-	echo "bench.sh: --configs or --places: ${err#bench-record: }" >&2
+		--configs "$configs" --places "$places" --wakes "$wakes" \
+		2>&1 >/dev/null) && return 0
+	echo "bench.sh: --configs, --places or --wakes: ${err#bench-record: }" >&2
 	exit 2
 }
 check_probe
@@ -260,7 +273,8 @@ if has_part postgres; then
 fi
 
 # The probe's options, for the boots that run it.
-probe_args=(--configs "$configs" --places "$places" --order "$order" ${pin:+--pin "$pin"})
+probe_args=(--configs "$configs" --places "$places" --wakes "$wakes" --order "$order"
+	${pin:+--pin "$pin"})
 
 # run_vm LABEL KERNEL_DIR MODE PARTS NPOINTS [--ko PATH]: one boot. Its
 # timeout is generous: TCG is slow, icount slower (one host thread for
@@ -300,14 +314,15 @@ run_vm() {
 }
 
 # npoints KERNEL PARTS: how many points a boot runs, for its timeout (the
-# lock part brings its histogram runs, the probe a point per placement and
-# configuration).
+# lock part brings its histogram runs, the probe a point per placement,
+# wake and configuration).
 npoints() {
-	local c p
+	local c p w
 	read -ra c <<<"$configs"
 	read -ra p <<<"$places"
+	read -ra w <<<"$wakes"
 	"$py" "$top/scripts/bench-record.py" count --kind "$1" --parts "$2" \
-		--probe $((${#c[@]} * ${#p[@]}))
+		--probe $((${#c[@]} * ${#p[@]} * ${#w[@]}))
 }
 
 ko=(--ko "$work/mod/sliceext.ko")

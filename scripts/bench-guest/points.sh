@@ -6,18 +6,19 @@
 # runs (each line written by scripts/bench-record.py), and each point's
 # configuration set from the boot's snapshot.
 
-declare -A label place config
+declare -A label place config wake
 declare -A ids	# part -> this kernel's point ids, in order
 
-# Lines "part id placement config label" (ids and configurations have no
-# blanks: benchlib.py checks).
+# Lines "part id placement config label", the probe's with "wake" last
+# (ids and configurations have no blanks: benchlib.py checks).
 add_points() {
-	local p id pl cfg lab
-	while IFS=$'\t' read -r p id pl cfg lab; do
+	local p id pl cfg lab wk
+	while IFS=$'\t' read -r p id pl cfg lab wk; do
 		[ -n "$p" ] || continue
 		label[$p/$id]=$lab
 		place[$p/$id]=$pl
 		config[$p/$id]=$cfg
+		wake[$p/$id]=$wk
 		ids[$p]+="$id "
 	done
 }
@@ -27,7 +28,8 @@ points() { echo "${ids[$1]:-}"; }	# PART: this kernel's ids
 # The tags of every line about a point, in T.
 tags() {	# PART ID
 	T=(--part "$1" --id "$2" --label "${label[$1/$2]}" --kernel "$kernel"
-	   --config "${config[$1/$2]}" --placement "${place[$1/$2]}")
+	   --config "${config[$1/$2]}" --placement "${place[$1/$2]}"
+	   ${wake[$1/$2]:+--wake "${wake[$1/$2]}"})
 }
 
 skip() {	# PART ID WHY [WHAT]: the point, or only WHAT of it, skipped

@@ -107,7 +107,8 @@ done
 for bad in "--pin x" "--cpus" "--cpus 0" "--cpus two" "--pin 2" \
 	"--cpus 4 --pin 4" "--places bogus" "--configs ''" "--order" \
 	"--order random" "--configs ndz" "--configs on+hrtick" \
-	"--configs on,on" "--configs on+burst/x=1+burst/x=2"; do
+	"--configs on,on" "--configs on+burst/x=1+burst/x=2" "--wakes" \
+	"--wakes bad" "--wakes futex,Pipe" "--wakes ''" "--wakes pipe,pipe"; do
 	err=$(eval "\"\$top/scripts/bench.sh\" $bad" 2>&1 >/dev/null)
 	check_eq "bench.sh $bad: exit status 2" 2 "$?"
 	check "bench.sh $bad: says why" grep -q "^bench.sh: " <<<"$err"
@@ -115,9 +116,13 @@ done
 check "bench.sh --configs: a bad configuration is named" \
 	grep -q "'ndz': starts with 'ndz', not off or on" \
 	<<<"$("$top/scripts/bench.sh" --configs off,ndz 2>&1 >/dev/null)"
+check_eq "bench.sh --wakes: a bad wake is named, with those there are" \
+	"bench.sh: --configs, --places or --wakes: unknown wake 'bad' (futex, pipe)" \
+	"$("$top/scripts/bench.sh" --wakes futex,bad 2>&1 >/dev/null)"
 check "bench.sh --help lists every option" bash -c \
 	'h=$("$1" --help); for o in --quick --icount --repeat --duration --parts --json --out --kernel --bin \
-		--configs --places --pin --order --cpus --results-md probe on+burst/penalty_scale=40; do
+		--configs --places --wakes --pin --order --cpus --results-md probe on+burst/penalty_scale=40 \
+		futex pipe same:on:pipe; do
 		grep -q -- "$o" <<<"$h" || exit 1; done' _ "$top/scripts/bench.sh"
 check "the burst probe is make bench's, not a script of its own" \
 	test ! -e "$top/scripts/burst-probe.sh" -a ! -e "$top/scripts/burst-probe-guest.sh"

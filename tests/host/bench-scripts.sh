@@ -161,16 +161,20 @@ ln -s "$top/patches" "$t/top/patches"
 SLICEEXT_CACHE=$t/cache SLICEEXT_KDIR=$t/rel CALLS=$t/calls \
 	"$t/top/scripts/bench.sh" --parts probe --bin "$t/benchbin" \
 	--configs 'off on+burst/penalty_scale=40' --places same,cgroup --pin 1 \
-	--order given --cpus 3 --repeat 1 --duration 1 --out "$t/bench-out" \
-	--results-md "$t/docs/results.md" >/dev/null 2>"$t/err"
+	--wakes futex,pipe --order given --cpus 3 --repeat 1 --duration 1 \
+	--out "$t/bench-out" --results-md "$t/docs/results.md" >/dev/null 2>"$t/err"
 check_eq "bench.sh --parts probe: exit 0" 0 "$?"
 sed 's/^/# /' "$t/err" | tail -n 5
 check_eq "bench.sh --parts probe: one boot, of the release kernel" 1 \
 	"$(grep -c "^vm .* $t/rel -- " "$t/calls")"
 check "the boot has the vCPUs asked for" grep -q -- "--cpus 3 " "$t/calls"
 check "the guest gets the probe's part and options" grep -qE -- \
-	"--parts probe .*--configs off on\+burst/penalty_scale=40 --places same cgroup --order given --pin 1" \
+	"--parts probe .*--configs off on\+burst/penalty_scale=40 --places same cgroup --wakes futex pipe --order given --pin 1" \
 	"$t/calls"
+# 2 configurations x 2 placements x 2 wakes: 8 points of 1 run of 1 s,
+# 600 + 2 x 8 x (1 + 10) s.
+check "its timeout counts a point per configuration, placement and wake" \
+	grep -q -- "--timeout 776 " "$t/calls"
 check "results.jsonl starts with the host line, schema 2, the series" \
 	"$py" -c 'import json, sys; h = json.loads(open(sys.argv[1]).readline())
 assert h["meta"] == "host" and h["schema"] == 2, h
@@ -178,7 +182,7 @@ assert len(h["series_hash"]) == 12 and h["series_patches"] > 0, h
 assert h["kernels"] == {"release": "rel"}, h
 assert h["command"] == "scripts/bench.sh --parts probe --bin " + sys.argv[2] + \
 	" --configs off\\ on+burst/penalty_scale=40 --places same,cgroup --pin 1" \
-	" --order given --cpus 3 --repeat 1 --duration 1 --out " + sys.argv[3] + \
+	" --wakes futex,pipe --order given --cpus 3 --repeat 1 --duration 1 --out " + sys.argv[3] + \
 	" --results-md " + sys.argv[4], h["command"]' \
 	"$t/bench-out/results.jsonl" "$t/benchbin" "$t/bench-out" "$t/docs/results.md"
 check "the table in report.md" grep -q "off, hogs in its session" "$t/bench-out/report.md"
@@ -235,14 +239,17 @@ echo 1.2.3 > "$dbg/sliceext/version"
 printf '0 1 3\n' > "$dbg/sliceext/ext/hist"
 printf 'granted 1\n' > "$dbg/sliceext/ext/stats"
 echo "GENTLE NO_HRTICK" > "$dbg/sched/features"
+# wakeup_lat names its worker's metrics for --wake pipe (pipe_p99_us).
 for tool in lock_table wakeup_lat compute syscall_loop fork_loop; do
 	cat > "$g/bin/$tool" <<EOF
 #!/bin/sh
 echo "$tool: human text"
-printf '{"tool": "$tool", "args": "%s", "burst": %s, "scale": %s, "slice": %s, "features": "%s", "lat_p99_us": 1.0}\n' \
+case " \$* " in *" --wake pipe "*) lat=pipe ;; *) lat=lat ;; esac
+printf '{"tool": "$tool", "args": "%s", "burst": %s, "scale": %s, "slice": %s, "features": "%s", "%s_p99_us": 1.0}\n' \
 	"\$*" "\$(cat $dbg/sliceext/burst/enabled)" \
 	"\$(cat $dbg/sliceext/burst/penalty_scale)" \
-	"\$(cat $dbg/sliceext/ext/slice_ext_nsec)" "\$(cat $dbg/sched/features)"
+	"\$(cat $dbg/sliceext/ext/slice_ext_nsec)" "\$(cat $dbg/sched/features)" \
+	"\$lat"
 EOF
 done
 printf '#!/bin/sh\ntrap "exit 0" TERM\nsleep 30 & wait\n' > "$g/bin/load"
@@ -303,15 +310,37 @@ check "probe: alternate order, each configuration first once" \
 	q '[one("probe", "same:off", n)["position"] for n in (1, 2)] == [1, 2]'
 check "the boot line records the probe" \
 	q 'r[0]["probe_configs"] == "off on+burst/penalty_scale=40" and r[0]["probe_hogs"] == 4'
+# Both wakes by default: futex's points as they always were, the tool
+# without --wake; pipe's beside them, named for it, with --wake pipe.
+check "probe: futex rows keep their ids and labels, no --wake" \
+	q '(x := one("probe", "same:off"))["point"] == "off, hogs in its session" and x["wake"] == "futex" and "--wake" not in x["args"]'
+check "probe: pipe rows: their own ids and labels, --wake pipe" \
+	q '(x := one("probe", "same:on+burst/penalty_scale=40:pipe"))["point"] == "on+burst/penalty_scale=40, hogs in its session, pipe-woken" and x["wake"] == "pipe" and x["args"].endswith(" --wake pipe --duration 1 --json") and x["burst"] == 1'
+check "probe: 2 configurations x 2 wakes x 2 rounds, each run once" \
+	q 'sorted((x["point_id"], x["repeat"]) for x in r if x.get("part") == "probe") == sorted((i, n) for i in ("same:off", "same:on+burst/penalty_scale=40", "same:off:pipe", "same:on+burst/penalty_scale=40:pipe") for n in (1, 2))'
+check "probe: alternate order within each wake" \
+	q '[one("probe", "same:off:pipe", n)["position"] for n in (1, 2)] == [1, 2]'
+check "the boot line records the wakes and the command for each" \
+	q 'r[0]["probe_wakes"] == "futex pipe" and r[0]["probe_cmd"] == "wakeup_lat --message-threads 1 --workers 1 --work-us 200 --interval-us 1000 [--wake pipe]"'
 check_eq "the knobs as they were at the end" "1 1536 5000 NO_HRTICK" \
 	"$(cat "$dbg/sliceext/burst/enabled" "$dbg/sliceext/burst/penalty_scale" \
 		"$dbg/sliceext/ext/slice_ext_nsec" "$dbg/sched/features" | xargs)"
-check "bench-report.py reads what it wrote" \
-	"$py" "$top/scripts/bench-report.py" --points "$g/points" "$g/out.jsonl"
+out=$("$py" "$top/scripts/bench-report.py" --points "$g/points" "$g/out.jsonl" 2>&1)
+check_eq "bench-report.py reads what it wrote" 0 "$?"
+check "and shows the pipe rows with their own metric" grep -qE \
+	'\| off, hogs in its session, pipe-woken +\| pipe wakeup p99 µs ↓ +\| 1 +\| ' <<<"$out"
 : > "$g/out.jsonl"
-guest --parts probe --configs off,ndz > "$g/log" 2>&1
-check_eq "bench-guest.sh --configs ndz: exit status 2" 2 "$?"
-check_eq "and writes nothing" "" "$(cat "$g/out.jsonl")"
+guest --parts probe --configs off --places same --wakes pipe > "$g/log" 2>&1
+check_eq "bench-guest.sh --wakes pipe: exit 0" 0 "$?"
+check "only pipe rows, the boot line says so" \
+	q '{x["point_id"] for x in r if "part" in x} == {"same:off:pipe"} and r[0]["probe_wakes"] == "pipe" and r[0]["probe_cmd"].endswith(" --interval-us 1000 --wake pipe")'
+for bad in "--configs off,ndz" "--wakes futex,bad" "--wakes pipe,pipe"; do
+	: > "$g/out.jsonl"
+	# shellcheck disable=SC2086 # options
+	guest --parts probe $bad > "$g/log" 2>&1
+	check_eq "bench-guest.sh $bad: exit status 2" 2 "$?"
+	check_eq "and writes nothing" "" "$(cat "$g/out.jsonl")"
+done
 printf 'postgres\tro_off\tsliceext\t-\tsame\toff\tselect-only, ext off\n' \
 	>> "$g/points"
 guest --parts postgres > "$g/log" 2>&1

@@ -50,6 +50,17 @@ class Records(Tmp):
                              "position": 1, "tool": "wakeup_lat",
                              "lat_p99_us": 42.5})
 
+    def test_the_wake_tag(self):
+        out = os.path.join(self.dir, "r.jsonl")
+        tags = self.TAGS[:8] + ["--config", "on", "--placement", "same"]
+        p = self.rec("skip", out, *tags, "--wake", "pipe", "--why", "w")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(self.lines(out)[0]["wake"], "pipe")
+        p = self.rec("skip", out, *tags, "--wake", "foo", "--why", "w")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("unknown wake 'foo' (futex, pipe)", p.stderr)
+        self.assertEqual(len(self.lines(out)), 1)
+
     def test_a_failed_run_is_an_error_record(self):
         out = os.path.join(self.dir, "r.jsonl")
         p = self.rec("run", out, *self.TAGS, "--", "sh", "-c",
@@ -186,13 +197,13 @@ print("pgbench (15.18)\\nlatency average = 5.0 ms\\ntps = %s "
 
     def test_probe_points_and_count(self):
         p = self.rec("probe-points", "--configs", "off,on+burst/smoothness=2",
-                     "--places", "same cgroup")
+                     "--places", "same cgroup", "--wakes", "futex")
         rows = [line.split("\t") for line in p.stdout.splitlines()]
         self.assertEqual(len(rows), 4)
         self.assertEqual(rows[1], ["probe", "same:on+burst/smoothness=2",
                                    "same", "on+burst/smoothness=2",
                                    "on+burst/smoothness=2, hogs in its "
-                                   "session"])
+                                   "session", "futex"])
         for bad in (["--configs", "off ndz", "--places", "same"],
                     ["--configs", "on on", "--places", "same"],
                     ["--configs", "on", "--places", "moon"]):
@@ -205,6 +216,50 @@ print("pgbench (15.18)\\nlatency average = 5.0 ms\\ntps = %s "
         p = self.rec("count", "--kind", "bore", "--parts", "probe",
                      "--probe", "6")
         self.assertEqual(p.stdout.strip(), "6")
+
+    def test_probe_points_of_both_wakes(self):
+        """bench.sh's default, --wakes futex,pipe: the futex rows as they
+        always were, each pipe row beside them with the wake added."""
+        p = self.rec("probe-points", "--configs", "off,on", "--places",
+                     "same,cgroup", "--wakes", "futex,pipe")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        rows = [line.split("\t") for line in p.stdout.splitlines()]
+        self.assertEqual(rows, [
+            ["probe", "same:off", "same", "off",
+             "off, hogs in its session", "futex"],
+            ["probe", "same:on", "same", "on",
+             "on, hogs in its session", "futex"],
+            ["probe", "same:off:pipe", "same", "off",
+             "off, hogs in its session, pipe-woken", "pipe"],
+            ["probe", "same:on:pipe", "same", "on",
+             "on, hogs in its session, pipe-woken", "pipe"],
+            ["probe", "cgroup:off", "cgroup", "off",
+             "off, hogs in another cpu cgroup", "futex"],
+            ["probe", "cgroup:on", "cgroup", "on",
+             "on, hogs in another cpu cgroup", "futex"],
+            ["probe", "cgroup:off:pipe", "cgroup", "off",
+             "off, hogs in another cpu cgroup, pipe-woken", "pipe"],
+            ["probe", "cgroup:on:pipe", "cgroup", "on",
+             "on, hogs in another cpu cgroup, pipe-woken", "pipe"]])
+        # Without --wakes, every wake, as bench.sh's default.
+        q = self.rec("probe-points", "--configs", "off,on", "--places",
+                     "same,cgroup")
+        self.assertEqual(q.stdout, p.stdout)
+        p = self.rec("probe-points", "--configs", "off", "--places", "same",
+                     "--wakes", "pipe")
+        self.assertEqual(p.stdout, "probe\tsame:off:pipe\tsame\toff\t"
+                         "off, hogs in its session, pipe-woken\tpipe\n")
+
+    def test_probe_points_refuse_a_bad_wake(self):
+        for wakes, says in (("bad", "unknown wake 'bad' (futex, pipe)"),
+                            ("futex,Pipe", "unknown wake 'Pipe'"),
+                            ("pipe pipe", "given twice"),
+                            ("", "no probe wakes"), (",", "no probe wakes")):
+            p = self.rec("probe-points", "--configs", "off", "--places",
+                         "same", "--wakes", wakes)
+            self.assertEqual(p.returncode, 2, wakes)
+            self.assertIn(says, p.stderr, wakes)
+            self.assertEqual(p.stdout, "", wakes)
 
 
 if __name__ == "__main__":
